@@ -1,0 +1,9 @@
+// Package sweep holds the data model shared by measurement and reporting:
+// a grid Point, one measured Window (a line of results.jsonl), the
+// per-config × concurrency Cell, and the run Summary (summary.json).
+//
+// Measurement packages (load, probe, target, driver) produce Windows;
+// analysis (stats) turns Windows into Cells; reporting (report) renders
+// Cells and Windows. They meet only here and in results.jsonl: measurement
+// never imports reporting and reporting never measures.
+package sweep

@@ -1,0 +1,162 @@
+package sweep
+
+import "time"
+
+// Metric names used as keys of Cell.VsBaseline and Cell.AABand.
+const (
+	MetricCPUPerReq  = "cpu_us_per_req"
+	MetricRPS        = "rps"
+	MetricSuccessRPS = "success_rps"
+	MetricP99        = "p99_ms"
+)
+
+// Verdict values of a Delta.
+const (
+	VerdictBetter   = "better"
+	VerdictWorse    = "worse"
+	VerdictNoChange = "no detectable change"
+)
+
+// Summary is summary.json: the analysed run.
+type Summary struct {
+	Name           string          `json:"name"`
+	Created        time.Time       `json:"created"`
+	Complete       bool            `json:"complete"` // every planned window was measured
+	Environment    Environment     `json:"environment"`
+	Plan           Plan            `json:"plan"`
+	Baseline       string          `json:"baseline"`  // config label of the baseline
+	AAConfig       string          `json:"aa_config"` // config label of the A/A twin, "" when aa = false
+	Cells          []Cell          `json:"cells"`
+	Cliffs         []Cliff         `json:"cliffs"`
+	Tradeoffs      []Tradeoff      `json:"tradeoffs"`
+	Recommendation *Recommendation `json:"recommendation,omitempty"`
+	Warnings       []Warning       `json:"warnings"` // run-level warnings (preflight, incomplete run, ...)
+}
+
+// Environment describes where the run happened.
+type Environment struct {
+	Host            string `json:"host"`
+	CPUModel        string `json:"cpu_model"`
+	Cores           int    `json:"cores"`
+	Kernel          string `json:"kernel"`
+	GoVersion       string `json:"go_version"`
+	WasmtimeVersion string `json:"wasmtime_version"`
+	Target          string `json:"target"`        // "builtin" or "command"
+	ServerCPUs      string `json:"server_cpus"`   // as configured
+	LoadCPUs        string `json:"load_cpus"`     // as configured
+	ServerPinned    string `json:"server_pinned"` // read back from /proc (Cpus_allowed_list) of a server
+	LoadPinned      string `json:"load_pinned"`   // read back for the driver itself
+}
+
+// Plan is what the run was asked to do.
+type Plan struct {
+	Axes        []string      `json:"axes"`
+	Points      []Point       `json:"points"`
+	Concurrency []int         `json:"concurrency"`
+	Rounds      int           `json:"rounds"`
+	Warmup      time.Duration `json:"warmup_ns"`
+	Duration    time.Duration `json:"duration_ns"`
+	Slots       int           `json:"slots"`
+	Windows     int           `json:"windows"`  // planned measured windows
+	Measured    int           `json:"measured"` // windows present in results.jsonl
+	Objective   string        `json:"objective"`
+	TargetConc  int           `json:"target_concurrency"`
+	CliffRate   float64       `json:"cliff_error_rate"`
+	Restarts    string        `json:"restarts"` // "never" or "round"
+}
+
+// Cell is one config at one concurrency: medians over its rounds.
+type Cell struct {
+	Config            string  `json:"config"`
+	Point             Point   `json:"point"`
+	Baseline          bool    `json:"baseline"`
+	AA                bool    `json:"aa"`
+	Concurrency       int     `json:"concurrency"`
+	Rounds            int     `json:"rounds"` // windows that entered the medians
+	RPS               float64 `json:"rps"`
+	SuccessRPS        float64 `json:"success_rps"`
+	CPUUsPerReq       float64 `json:"cpu_us_per_req"`
+	CPUUsQ1           float64 `json:"cpu_us_per_req_q1"`
+	CPUUsQ3           float64 `json:"cpu_us_per_req_q3"`
+	P50Ms             float64 `json:"p50_ms"`
+	P95Ms             float64 `json:"p95_ms"`
+	P99Ms             float64 `json:"p99_ms"`
+	Errors5xx         int64   `json:"errors_5xx"` // total over the cell's windows
+	ErrorRate         float64 `json:"error_rate"` // (5xx + transport errors) / requests, pooled over the windows
+	MinorFaultsPerReq float64 `json:"minor_faults_per_req"`
+	RSSBytes          int64   `json:"rss_bytes"`
+	GeneratorBound    int     `json:"generator_bound_windows"`
+
+	// VsBaseline is the paired comparison against the baseline, keyed by
+	// metric name; absent for the baseline itself.
+	VsBaseline map[string]Delta `json:"vs_baseline,omitempty"`
+	// AABand is the A/A twin's central 50% interval at this concurrency,
+	// keyed by metric name (the noise band the verdicts were judged by).
+	AABand map[string]Band `json:"aa_band,omitempty"`
+	// Cliff is set when this cell is at or past its config's capacity cliff.
+	Cliff    *CellCliff `json:"cliff,omitempty"`
+	Warnings []Warning  `json:"warnings,omitempty"`
+}
+
+// Delta is a paired comparison: per round candidate/baseline − 1, as a
+// signed fraction (−0.23 = 23% lower).
+type Delta struct {
+	Median  float64 `json:"median"`
+	Q1      float64 `json:"q1"`
+	Q3      float64 `json:"q3"`
+	Pairs   int     `json:"pairs"`
+	Verdict string  `json:"verdict"`
+}
+
+// Band is a central interval of signed fractional changes.
+type Band struct {
+	Median float64 `json:"median"`
+	Q1     float64 `json:"q1"`
+	Q3     float64 `json:"q3"`
+}
+
+// CellCliff marks a cell at or beyond its config's capacity cliff.
+type CellCliff struct {
+	At   int  `json:"at"`   // the config's first failing concurrency
+	Past bool `json:"past"` // true when Concurrency > At
+}
+
+// Cliff is a config's capacity cliff: the first concurrency whose error
+// rate exceeds the threshold.
+type Cliff struct {
+	Config      string  `json:"config"`
+	Concurrency int     `json:"concurrency"`
+	ErrorRate   float64 `json:"error_rate"`
+}
+
+// Tradeoff puts one config's effect at concurrency 1 (or the lowest level)
+// beside its effect at a higher level for one metric.
+type Tradeoff struct {
+	Config   string  `json:"config"`
+	Metric   string  `json:"metric"`
+	LowConc  int     `json:"low_concurrency"`
+	Low      float64 `json:"low"` // median signed change at LowConc
+	HighConc int     `json:"high_concurrency"`
+	High     float64 `json:"high"`
+	Flip     bool    `json:"flip"`  // real effects of opposite sign
+	Words    string  `json:"words"` // e.g. "−23% CPU/req at c=1, +110% at c=16"
+}
+
+// Recommendation is the verdict of the whole run.
+type Recommendation struct {
+	Objective    string  `json:"objective"` // "cpu_per_req" or "success_rps"
+	Concurrency  int     `json:"concurrency"`
+	Config       string  `json:"config"` // the recommended config label (the baseline when keeping it)
+	Point        Point   `json:"point"`
+	KeepBaseline bool    `json:"keep_baseline"`
+	Change       float64 `json:"change"` // median signed change of the objective metric vs baseline
+	Reason       string  `json:"reason"`
+}
+
+// Warning is a caveat carried as data.
+type Warning struct {
+	Code    string `json:"code"` // e.g. "few_rounds", "errors", "generator_bound", "wide_spread", "pool_limit"
+	Config  string `json:"config,omitempty"`
+	Conc    int    `json:"concurrency,omitempty"`
+	Message string `json:"message"`
+}

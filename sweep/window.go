@@ -1,0 +1,68 @@
+package sweep
+
+import "time"
+
+// Window is the measurement of one slot at one concurrency for one round:
+// exactly one line of results.jsonl. All server-side figures are for the
+// server process alone, over exactly the measured window (warmup excluded).
+type Window struct {
+	// Identity and schedule.
+	Config      string `json:"config"`      // config label (Point.Label, plus " [A/A]" for the twin)
+	Point       Point  `json:"point"`       // grid values of this slot
+	Slot        int    `json:"slot"`        // server process slot index
+	Baseline    bool   `json:"baseline"`    // this slot runs the baseline point
+	AA          bool   `json:"aa"`          // this slot is the baseline's A/A twin
+	Concurrency int    `json:"concurrency"` // closed-loop workers = keep-alive connections
+	Round       int    `json:"round"`       // 0-based round index
+	Position    int    `json:"position"`    // 0-based position of the slot within the round
+
+	Start   time.Time `json:"start"`   // wall-clock start of the measured part
+	Seconds float64   `json:"seconds"` // measured length, from the monotonic clock
+
+	// Load generator view.
+	Requests        int64            `json:"requests"`         // completed requests (any outcome)
+	Success         int64            `json:"success"`          // 2xx and 3xx responses
+	RPS             float64          `json:"rps"`              // Requests / Seconds
+	SuccessRPS      float64          `json:"success_rps"`      // Success / Seconds
+	StatusCodes     map[string]int64 `json:"status_codes"`     // "200" → count; "0" never appears (see TransportErrors)
+	Errors5xx       int64            `json:"errors_5xx"`       // responses with status 500–599
+	TransportErrors map[string]int64 `json:"transport_errors"` // kind ("timeout", "conn_refused", "conn_reset", "eof", "other") → count
+	ErrorRate       float64          `json:"error_rate"`       // (Errors5xx + transport errors) / Requests
+	P50Ms           float64          `json:"p50_ms"`
+	P95Ms           float64          `json:"p95_ms"`
+	P99Ms           float64          `json:"p99_ms"`
+	MaxMs           float64          `json:"max_ms"`
+
+	// Server process view (probe deltas over the window).
+	CPUSeconds        float64 `json:"cpu_seconds"`          // process CPU clock delta, all threads
+	CPUSource         string  `json:"cpu_source"`           // "clock" (process CPU clock, ns) or "proc_stat" (ticks)
+	CPUUsPerReq       float64 `json:"cpu_us_per_req"`       // CPUSeconds*1e6 / Requests
+	RSSBytes          int64   `json:"rss_bytes"`            // resident set at window end
+	MinorFaults       int64   `json:"minor_faults"`         // delta
+	MinorFaultsPerReq float64 `json:"minor_faults_per_req"` // MinorFaults / Requests
+	VolCtxSwitches    int64   `json:"vol_ctx_switches"`     // delta, all threads
+	InvolCtxSwitches  int64   `json:"invol_ctx_switches"`   // delta, all threads
+
+	// Generator health.
+	DriverCPUUtil  float64 `json:"driver_cpu_util"` // driver CPU seconds / (Seconds × load CPUs), 0..1
+	GeneratorBound bool    `json:"generator_bound"` // DriverCPUUtil above the threshold: RPS may be the generator's limit
+
+	// Failure of the window itself (target crashed, never ready, ...).
+	Failed     bool   `json:"failed,omitempty"`
+	FailReason string `json:"fail_reason,omitempty"`
+	ExitStatus string `json:"exit_status,omitempty"`
+	StderrTail string `json:"stderr_tail,omitempty"`
+}
+
+// Key identifies a window within a run for -resume: a finished window with
+// the same key is not measured again.
+func (w Window) Key() WindowKey {
+	return WindowKey{Slot: w.Slot, Concurrency: w.Concurrency, Round: w.Round}
+}
+
+// WindowKey is the schedule coordinate of a window.
+type WindowKey struct {
+	Slot        int
+	Concurrency int
+	Round       int
+}
