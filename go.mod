@@ -33,4 +33,5 @@ require (
 	golang.org/x/text v0.28.0 // indirect
 	gonum.org/v1/plot v0.17.0 // indirect
 	google.golang.org/protobuf v1.34.2 // indirect
+	rsc.io/pdf v0.1.1 // indirect
 )
