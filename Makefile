@@ -1,0 +1,37 @@
+# sweep — see README.md.
+GO      ?= go
+BIN     := bin/sweep
+PLUGIN  := plugins/hello-wasip1/hello.wasm
+STATICCHECK_VERSION := v0.8.2
+
+.PHONY: all build plugins test bench lint demo clean
+
+all: build
+
+build: plugins
+	$(GO) build -o $(BIN) ./cmd/sweep
+
+plugins: $(PLUGIN)
+
+$(PLUGIN): plugins/hello-wasip1/*.go
+	GOOS=wasip1 GOARCH=wasm $(GO) build -o $@ ./plugins/hello-wasip1
+
+# The test command README.md gives and .ci/run runs.
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./sweep/...
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+# The default sweep on the built-in host.
+demo: build
+	./$(BIN) -config configs/grid.toml
+
+clean:
+	rm -rf bin $(PLUGIN)

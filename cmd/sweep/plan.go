@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/driver"
+	"github.com/sweep-dev/sweep/sweep/schedule"
+)
+
+// startOverhead is the rough cost of starting and readiness-checking one
+// server, used only for the wall-time estimate.
+const startOverhead = 300 * time.Millisecond
+
+// estimate is the expected wall time of the run.
+func estimate(c *config.Config) time.Duration {
+	slots := driver.Slots(c)
+	steps := schedule.Plan(slots, c.Load.Concurrency, c.Load.Rounds, c.Run.Seed)
+	return schedule.Estimate(steps, c.Load.Warmup, c.Load.Duration, startOverhead)
+}
+
+// printPlan is -dry-run: the slots, the windows and the estimated time.
+func printPlan(w io.Writer, c *config.Config) {
+	slots := driver.Slots(c)
+	steps := schedule.Plan(slots, c.Load.Concurrency, c.Load.Rounds, c.Run.Seed)
+	fmt.Fprintf(w, "sweep %q (%s target)\n", c.Name, c.Target.Kind)
+	fmt.Fprintf(w, "slots (%d server processes):\n", len(slots))
+	for _, s := range slots {
+		role := ""
+		switch {
+		case s.Baseline:
+			role = "  (baseline)"
+		case s.AA:
+			role = "  (A/A twin of the baseline)"
+		}
+		fmt.Fprintf(w, "  %2d  %s%s\n", s.Index, s.Config, role)
+	}
+	levels := make([]string, len(c.Load.Concurrency))
+	for i, n := range c.Load.Concurrency {
+		levels[i] = fmt.Sprint(n)
+	}
+	fmt.Fprintf(w, "concurrency: %s\n", strings.Join(levels, ", "))
+	fmt.Fprintf(w, "rounds: %d, warmup %s, window %s, restarts %s\n", c.Load.Rounds, c.Load.Warmup, c.Load.Duration, c.Run.Restarts)
+	fmt.Fprintf(w, "windows: %d measured + %d warmups\n", schedule.Measured(steps), len(steps)-schedule.Measured(steps))
+	fmt.Fprintf(w, "pinning: server CPUs %q, load CPUs %q\n", c.Run.ServerCPUs.String(), c.Run.LoadCPUs.String())
+	fmt.Fprintf(w, "estimated wall time: %s\n", schedule.Estimate(steps, c.Load.Warmup, c.Load.Duration, startOverhead).Round(time.Second))
+}

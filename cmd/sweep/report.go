@@ -1,0 +1,35 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/sweep-dev/sweep/sweep/report"
+)
+
+// runReport is `sweep report DIR`: re-render a run's reports from its data.
+func runReport(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sweep report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: sweep report DIR")
+		return 2
+	}
+	dir := fs.Arg(0)
+	if _, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil {
+		fmt.Fprintf(stderr, "sweep report: %s is not a run directory (no summary.json)\n", dir)
+		return 2
+	}
+	if err := report.Render(dir); err != nil {
+		fmt.Fprintln(stderr, "sweep report:", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, filepath.Join(dir, "summary.md"))
+	return 0
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/driver"
+	"github.com/sweep-dev/sweep/sweep/report"
+	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/target"
+)
+
+// runSweep is `sweep -config FILE`: run, summarise, render.
+func runSweep(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "grid config (TOML)")
+	out := fs.String("out", "", "run directory (default reports/<name>-<UTC timestamp>)")
+	resume := fs.String("resume", "", "continue the interrupted run in `DIR` (uses DIR/config.toml)")
+	dry := fs.Bool("dry-run", false, "print the plan and the estimated wall time, run nothing")
+	quiet := fs.Bool("q", false, "quiet: no progress, only errors and the final line")
+	verbose := fs.Bool("v", false, "verbose: log server starts and restarts")
+	fs.Usage = func() { usage(stderr); fs.PrintDefaults() }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "sweep: unexpected argument %q (subcommands: serve, report, check)\n", fs.Arg(0))
+		return 2
+	}
+	switch {
+	case *resume != "" && *cfgPath != "":
+		fmt.Fprintln(stderr, "sweep: -resume DIR uses DIR/config.toml; do not pass -config too")
+		return 2
+	case *resume != "":
+		*cfgPath = filepath.Join(*resume, "config.toml")
+		*out = *resume
+	case *cfgPath == "":
+		fmt.Fprintln(stderr, "sweep: -config FILE is required (try configs/grid.toml)")
+		return 2
+	}
+	cfg, err := config.Load(*cfgPath)
+	if err != nil {
+		fmt.Fprintln(stderr, "sweep:", err)
+		return 2
+	}
+	if *dry {
+		printPlan(stdout, cfg)
+		return 0
+	}
+	dir := *out
+	if dir == "" {
+		dir = filepath.Join("reports", fmt.Sprintf("%s-%s", cfg.Name, time.Now().UTC().Format("20060102T150405Z")))
+	}
+	if *resume == "" {
+		if _, err := os.Stat(filepath.Join(dir, results.FileName)); err == nil {
+			fmt.Fprintf(stderr, "sweep: %s already holds a run; continue it with -resume %s or pick another -out\n", dir, dir)
+			return 2
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(stderr, "sweep: cannot find own executable:", err)
+		return 1
+	}
+
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelInfo
+	} else if *quiet {
+		level = slog.LevelError
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	var progress io.Writer = stderr
+	if *quiet {
+		progress = nil
+	}
+	if !*quiet {
+		fmt.Fprintf(stderr, "sweep: %s → %s (estimated %s)\n", cfg.Name, dir, estimate(cfg).Round(time.Second))
+	}
+
+	ctx, stop := interruptible(stderr)
+	defer stop()
+	outcome, runErr := driver.Run(ctx, driver.Options{Config: cfg, Dir: dir, Resume: *resume != "", Exe: exe, Progress: progress, Log: log})
+	target.KillAll()
+
+	code := 0
+	if runErr != nil {
+		if errors.Is(runErr, context.Canceled) {
+			fmt.Fprintf(stderr, "sweep: interrupted; %d of %d windows kept in %s (continue with -resume %s)\n",
+				outcome.Measured, outcome.Planned, dir, dir)
+		} else {
+			fmt.Fprintln(stderr, "sweep:", runErr)
+		}
+		code = 1
+	}
+	if outcome.Measured > 0 {
+		if err := report.Render(dir); err != nil {
+			fmt.Fprintln(stderr, "sweep: rendering report:", err)
+			code = 1
+		}
+	}
+	if code == 0 && outcome.Failed > 0 {
+		fmt.Fprintf(stderr, "sweep: %d windows failed (see summary.md)\n", outcome.Failed)
+	}
+	fmt.Fprintf(stdout, "%s\n", filepath.Join(dir, "summary.md"))
+	return code
+}
+
+// interruptible returns a context cancelled by the first SIGINT/SIGTERM;
+// a second one kills every server and exits at once.
+func interruptible(stderr io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ch
+		fmt.Fprintln(stderr, "\nsweep: stopping after this window's cleanup (Ctrl-C again to exit at once)")
+		cancel()
+		<-ch
+		target.KillAll()
+		fmt.Fprintln(stderr, "sweep: exiting now")
+		os.Exit(130)
+	}()
+	return ctx, func() { signal.Stop(ch); cancel() }
+}

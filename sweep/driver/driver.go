@@ -1,0 +1,156 @@
+// Package driver runs a sweep: it turns a config into server slots and a
+// schedule, starts and pins the servers, drives closed-loop load window by
+// window, reads the server-side probes over exactly each window, appends
+// every window to results.jsonl as it ends, and finally writes
+// summary.json from what was measured. It never renders reports.
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/cpuset"
+	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/schedule"
+)
+
+// Options configure a run.
+type Options struct {
+	Config   *config.Config
+	Dir      string       // run directory (created if missing)
+	Resume   bool         // continue the run in Dir without redoing finished windows
+	Exe      string       // the sweep binary, for builtin targets (`Exe serve ...`)
+	Progress io.Writer    // progress output (nil = none)
+	Log      *slog.Logger // nil = discard
+}
+
+// Outcome is what a run did.
+type Outcome struct {
+	Dir      string
+	Planned  int // measured windows in the plan
+	Measured int // windows in results.jsonl at the end
+	Failed   int // failed windows among them
+	Complete bool
+}
+
+// GeneratorBoundUtil is the driver CPU utilisation above which a window is
+// flagged generator-bound.
+const GeneratorBoundUtil = 0.90
+
+// Run executes the sweep described by o. On ctx cancellation it stops the
+// current window, stops every server, writes summary.json for what was
+// finished and returns an error wrapping context.Canceled.
+func Run(ctx context.Context, o Options) (Outcome, error) {
+	c := o.Config
+	out := Outcome{Dir: o.Dir}
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return out, fmt.Errorf("creating run directory: %w", err)
+	}
+	if err := writeConfigCopy(o.Dir, c, o.Resume); err != nil {
+		return out, err
+	}
+	slots := Slots(c)
+	steps := schedule.Plan(slots, c.Load.Concurrency, c.Load.Rounds, c.Run.Seed)
+	out.Planned = schedule.Measured(steps)
+
+	resPath := filepath.Join(o.Dir, results.FileName)
+	done := map[sweep.WindowKey]bool{}
+	if o.Resume {
+		prev, err := results.Read(resPath)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return out, err
+		}
+		for _, w := range prev {
+			done[w.Key()] = true
+		}
+	}
+	wr, err := results.Create(resPath)
+	if err != nil {
+		return out, err
+	}
+	defer wr.Close()
+
+	if err := cpuset.PinProcess(0, c.Run.LoadCPUs); err != nil {
+		return out, fmt.Errorf("pinning the driver to load CPUs: %w", err)
+	}
+	env := Environment(c)
+
+	r := newRunner(c, o, slots)
+	defer r.stopAll()
+
+	prog := newProgress(o.Progress, steps, done, c.Load.Warmup, c.Load.Duration)
+	emit := func(w sweep.Window) error {
+		if err := wr.Append(w); err != nil {
+			return err
+		}
+		prog.window(w)
+		return nil
+	}
+	r.onStep = prog.step
+	runErr := schedule.Execute(ctx, steps, done, r, emit)
+	prog.finish()
+	r.stopAll()
+	if r.pinned != nil {
+		env.ServerPinned = r.pinned.String()
+	}
+
+	// Whatever happened, summarise what is on disk.
+	s, sumErr := WriteSummary(o.Dir, c, env, steps)
+	if sumErr != nil && runErr == nil {
+		runErr = sumErr
+	}
+	out.Measured = s.Plan.Measured
+	out.Complete = s.Complete
+	out.Failed = r.failed
+	return out, runErr
+}
+
+// writeConfigCopy stores the config as run (config.toml) in the run
+// directory; on resume an existing copy is kept.
+func writeConfigCopy(dir string, c *config.Config, resume bool) error {
+	p := filepath.Join(dir, "config.toml")
+	if resume {
+		if _, err := os.Stat(p); err == nil {
+			return nil
+		}
+	}
+	return writeFileAtomic(p, c.Raw)
+}
+
+// writeFileAtomic writes data to a temporary file next to path and renames
+// it into place, so a reader never sees half a file.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+package driver
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/cpuset"
+	"golang.org/x/sys/unix"
+)
+
+// Environment describes this machine and the pinning actually in force for
+// the driver (read back from the kernel).
+func Environment(c *config.Config) sweep.Environment {
+	e := sweep.Environment{
+		Cores:           runtime.NumCPU(),
+		GoVersion:       runtime.Version(),
+		WasmtimeVersion: wasmtimeVersion(),
+		Target:          c.Target.Kind,
+		ServerCPUs:      c.Run.ServerCPUs.String(),
+		LoadCPUs:        c.Run.LoadCPUs.String(),
+	}
+	e.Host, _ = os.Hostname()
+	var u unix.Utsname
+	if unix.Uname(&u) == nil {
+		e.Kernel = unix.ByteSliceToString(u.Sysname[:]) + " " + unix.ByteSliceToString(u.Release[:])
+	}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				e.CPUModel = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if s, err := cpuset.Allowed(0); err == nil {
+		e.LoadPinned = s.String()
+	}
+	return e
+}
+
+// wasmtimeVersion is the wasmtime-go module version this binary was built
+// with (its major.minor.patch follow Wasmtime's).
+func wasmtimeVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, m := range bi.Deps {
+		if strings.HasPrefix(m.Path, "github.com/bytecodealliance/wasmtime-go") {
+			return strings.TrimPrefix(m.Version, "v")
+		}
+	}
+	return ""
+}

@@ -1,0 +1,127 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/schedule"
+	"golang.org/x/term"
+)
+
+// progress reports how far the run is: a redrawn bar with ETA on a
+// terminal, a plain line every plainEvery otherwise, nothing when w is nil.
+type progress struct {
+	w         io.Writer
+	tty       bool
+	total     int // steps still to run (warmups and windows)
+	doneSteps int // steps finished
+	begun     int // steps begun
+	windows   int
+	started   time.Time
+	lastPlain time.Time
+	cur       schedule.Step
+	stepCost  time.Duration // expected cost of the remaining steps, for ETA before any step finished
+	remaining time.Duration
+}
+
+const plainEvery = 10 * time.Second
+
+func newProgress(w io.Writer, steps []schedule.Step, done map[sweep.WindowKey]bool, warmup, dur time.Duration) *progress {
+	p := &progress{w: w, started: time.Now(), lastPlain: time.Now()}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty = true
+	}
+	for _, s := range steps {
+		if s.Warmup {
+			p.total++
+			p.remaining += warmup
+			continue
+		}
+		if !done[sweep.WindowKey{Slot: s.Slot.Index, Concurrency: s.Concurrency, Round: s.Round}] {
+			p.total++
+			p.remaining += dur
+		}
+	}
+	return p
+}
+
+// step is called when a step begins.
+func (p *progress) step(s schedule.Step) {
+	if p.w == nil {
+		return
+	}
+	p.doneSteps = p.begun
+	p.begun++
+	p.cur = s
+	p.draw(false)
+}
+
+// window is called when a measured window has been recorded.
+func (p *progress) window(w sweep.Window) {
+	p.windows++
+	if p.w != nil && w.Failed {
+		p.clear()
+		fmt.Fprintf(p.w, "window failed: %s c=%d round %d: %s\n", w.Config, w.Concurrency, w.Round+1, w.FailReason)
+	}
+}
+
+func (p *progress) eta() time.Duration {
+	if p.doneSteps == 0 {
+		return p.remaining
+	}
+	per := time.Since(p.started) / time.Duration(p.doneSteps)
+	return per * time.Duration(p.total-p.doneSteps)
+}
+
+func (p *progress) line() string {
+	what := "warmup"
+	if !p.cur.Warmup {
+		what = fmt.Sprintf("round %d", p.cur.Round+1)
+	}
+	return fmt.Sprintf("%d/%d steps  c=%d %s  %s  elapsed %s  ETA %s", p.doneSteps, p.total,
+		p.cur.Concurrency, what, p.cur.Slot.Config, time.Since(p.started).Round(time.Second), p.eta().Round(time.Second))
+}
+
+func (p *progress) draw(final bool) {
+	if p.tty {
+		const width = 24
+		fill := 0
+		if p.total > 0 {
+			fill = width * p.doneSteps / p.total
+		}
+		bar := strings.Repeat("█", fill) + strings.Repeat("░", width-fill)
+		line := bar + " " + p.line()
+		if len(line) > 160 {
+			line = line[:160]
+		}
+		fmt.Fprintf(p.w, "\r\033[K%s", line)
+		if final {
+			fmt.Fprintln(p.w)
+		}
+		return
+	}
+	if final || time.Since(p.lastPlain) >= plainEvery {
+		p.lastPlain = time.Now()
+		fmt.Fprintln(p.w, "progress: "+p.line())
+	}
+}
+
+func (p *progress) clear() {
+	if p.tty {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+// finish prints the final state.
+func (p *progress) finish() {
+	if p.w == nil {
+		return
+	}
+	p.doneSteps = p.begun
+	p.clear()
+	fmt.Fprintf(p.w, "measured %d windows in %s\n", p.windows, time.Since(p.started).Round(time.Second))
+}

@@ -1,0 +1,335 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/cpuset"
+	"github.com/sweep-dev/sweep/sweep/load"
+	"github.com/sweep-dev/sweep/sweep/probe"
+	"github.com/sweep-dev/sweep/sweep/schedule"
+	"github.com/sweep-dev/sweep/sweep/target"
+)
+
+// slotState is one slot's live server and bookkeeping.
+type slotState struct {
+	slot     schedule.Slot
+	srv      *target.Server
+	port     int
+	url      string
+	crashes  int  // restarts caused by crashes or failed starts
+	givenUp  bool // too many crashes: remaining windows are recorded as failed
+	lastFail string
+}
+
+// runner implements schedule.Runner against real server processes.
+type runner struct {
+	c      *config.Config
+	o      Options
+	slots  []*slotState
+	gens   map[genKey]*load.Generator
+	pinned cpuset.Set // affinity read back from a server
+	failed int
+	onStep func(schedule.Step)
+}
+
+type genKey struct{ slot, conc int }
+
+func newRunner(c *config.Config, o Options, slots []schedule.Slot) *runner {
+	r := &runner{c: c, o: o, gens: map[genKey]*load.Generator{}}
+	for _, s := range slots {
+		r.slots = append(r.slots, &slotState{slot: s})
+	}
+	return r
+}
+
+// RoundStart restarts every server when restarts = "round"; otherwise the
+// servers started for the first round live for the whole run.
+func (r *runner) RoundStart(ctx context.Context, conc, round int) error {
+	if r.c.Run.Restarts == "round" && round >= 0 {
+		r.stopAll()
+	}
+	return nil
+}
+
+// Warmup runs one discarded window on the slot.
+func (r *runner) Warmup(ctx context.Context, s schedule.Step) error {
+	if r.onStep != nil {
+		r.onStep(s)
+	}
+	st := r.slots[s.Slot.Index]
+	if st.givenUp {
+		return nil
+	}
+	if err := r.ensure(ctx, st); err != nil {
+		return r.fatalOrNil(st, err)
+	}
+	g, err := r.generator(st, s.Concurrency)
+	if err != nil {
+		return err
+	}
+	_, err = g.Run(ctx, r.c.Load.Warmup)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("warmup of %s at c=%d: %w", st.slot.Config, s.Concurrency, err)
+	}
+	return nil
+}
+
+// Measure runs one measured window and returns it. A crash of the target
+// or a failed restart yields a Failed window (and nil error), so the sweep
+// goes on; only fatal problems return an error.
+func (r *runner) Measure(ctx context.Context, s schedule.Step) (sweep.Window, error) {
+	if r.onStep != nil {
+		r.onStep(s)
+	}
+	st := r.slots[s.Slot.Index]
+	w := sweep.Window{
+		Config: st.slot.Config, Point: st.slot.Point, Slot: st.slot.Index,
+		Baseline: st.slot.Baseline, AA: st.slot.AA,
+		Concurrency: s.Concurrency, Round: s.Round, Position: s.Position,
+		Start: time.Now().UTC(),
+	}
+	if st.givenUp {
+		return r.fail(w, "slot given up after repeated crashes: "+st.lastFail, "", ""), nil
+	}
+	started := st.srv == nil
+	if err := r.ensure(ctx, st); err != nil {
+		if ctx.Err() != nil {
+			return w, ctx.Err()
+		}
+		if ferr := r.fatalOrNil(st, err); ferr != nil {
+			return w, ferr
+		}
+		return r.fail(w, "server failed to start: "+oneLine(err.Error()), "", ""), nil
+	}
+	g, err := r.generator(st, s.Concurrency)
+	if err != nil {
+		return w, err
+	}
+	if started {
+		// A fresh process (restarts = "round", or after a crash) is warmed
+		// up before it is measured, like every other slot.
+		if _, err := g.Run(ctx, r.c.Load.Warmup); ctx.Err() != nil {
+			return w, ctx.Err()
+		} else if err != nil {
+			return w, fmt.Errorf("warmup of %s at c=%d: %w", st.slot.Config, s.Concurrency, err)
+		}
+	}
+	pid := st.srv.PID
+	selfBefore, err := probe.Self()
+	if err != nil {
+		return w, fmt.Errorf("reading driver CPU: %w", err)
+	}
+	before, err := probe.Read(pid)
+	if err != nil {
+		return r.crashed(w, st, "server vanished before the window: "+err.Error()), nil
+	}
+	w.Start = time.Now().UTC()
+	res, lerr := g.Run(ctx, r.c.Load.Duration)
+	after, perr := probe.Read(pid)
+	selfAfter, _ := probe.Self()
+	if ctx.Err() != nil {
+		return w, ctx.Err() // an interrupted window is not a result
+	}
+	if exited, _ := st.srv.Exited(); exited || perr != nil {
+		return r.crashed(w, st, "server exited during the window"), nil
+	}
+	if lerr != nil {
+		return w, fmt.Errorf("load on %s at c=%d: %w", st.slot.Config, s.Concurrency, lerr)
+	}
+	fill(&w, res, probe.Diff(before, after), selfAfter-selfBefore, r.loadCPUs())
+	return w, nil
+}
+
+// fill copies load and probe figures into w.
+func fill(w *sweep.Window, res load.Result, d probe.Delta, self time.Duration, loadCPUs int) {
+	w.Seconds = d.Wall.Seconds()
+	w.Requests, w.Success = res.Requests, res.Success
+	w.StatusCodes, w.TransportErrors = res.StatusCodes, res.TransportErrors
+	w.Errors5xx = res.Errors5xx
+	var terr int64
+	for _, n := range res.TransportErrors {
+		terr += n
+	}
+	if w.Seconds > 0 {
+		w.RPS = float64(w.Requests) / w.Seconds
+		w.SuccessRPS = float64(w.Success) / w.Seconds
+		w.DriverCPUUtil = self.Seconds() / (w.Seconds * float64(loadCPUs))
+	}
+	if w.Requests > 0 {
+		w.ErrorRate = float64(w.Errors5xx+terr) / float64(w.Requests)
+		w.CPUUsPerReq = d.CPU.Seconds() * 1e6 / float64(w.Requests)
+		w.MinorFaultsPerReq = float64(d.MinorFaults) / float64(w.Requests)
+	}
+	w.P50Ms, w.P95Ms, w.P99Ms, w.MaxMs = ms(res.P50), ms(res.P95), ms(res.P99), ms(res.Max)
+	w.CPUSeconds = d.CPU.Seconds()
+	w.CPUSource = d.Source
+	w.RSSBytes = d.RSSBytes
+	w.MinorFaults = d.MinorFaults
+	w.VolCtxSwitches, w.InvolCtxSwitches = d.VolCtxSwitches, d.InvolCtxSwitches
+	w.GeneratorBound = w.DriverCPUUtil > GeneratorBoundUtil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// loadCPUs is the number of CPUs the generator may use.
+func (r *runner) loadCPUs() int {
+	if n := len(r.c.Run.LoadCPUs); n > 0 {
+		return n
+	}
+	if online, err := cpuset.Online(); err == nil && len(online) > 0 {
+		return len(online)
+	}
+	return 1
+}
+
+// crashed records a window lost to a target crash and forgets the server
+// so the next window restarts it.
+func (r *runner) crashed(w sweep.Window, st *slotState, reason string) sweep.Window {
+	status, tail := "", ""
+	if st.srv != nil {
+		_, status = st.srv.Exited()
+		tail = st.srv.StderrTail()
+		_ = st.srv.Stop(2 * time.Second)
+		st.srv = nil
+	}
+	r.dropGenerators(st)
+	st.crashes++
+	st.lastFail = reason
+	if status != "" {
+		st.lastFail += " (" + status + ")"
+	}
+	if st.crashes > r.c.Run.MaxRestarts {
+		st.givenUp = true
+		r.o.Log.Error("giving up on slot after repeated crashes", "config", st.slot.Config, "crashes", st.crashes, "last", st.lastFail)
+	} else {
+		r.o.Log.Warn("target crashed; restarting it for the next window", "config", st.slot.Config, "status", status)
+	}
+	return r.fail(w, reason, status, tail)
+}
+
+func (r *runner) fail(w sweep.Window, reason, status, tail string) sweep.Window {
+	r.failed++
+	w.Failed, w.FailReason, w.ExitStatus, w.StderrTail = true, reason, status, tail
+	return w
+}
+
+// fatalOrNil turns a start failure into a given-up slot after too many
+// tries; the sweep goes on with the other slots.
+func (r *runner) fatalOrNil(st *slotState, err error) error {
+	st.crashes++
+	st.lastFail = oneLine(err.Error())
+	if st.crashes > r.c.Run.MaxRestarts {
+		st.givenUp = true
+		r.o.Log.Error("giving up on slot: server does not start", "config", st.slot.Config, "err", st.lastFail)
+	}
+	return nil
+}
+
+// ensure starts the slot's server if it is not running.
+func (r *runner) ensure(ctx context.Context, st *slotState) error {
+	if st.srv != nil {
+		if exited, status := st.srv.Exited(); !exited {
+			return nil
+		} else {
+			r.o.Log.Warn("target exited between windows; restarting", "config", st.slot.Config, "status", status)
+			st.srv = nil
+			r.dropGenerators(st)
+		}
+	}
+	var lastErr error
+	for try := 0; try < 3; try++ { // a free port can be taken before the server binds it
+		port := 0
+		if r.c.Target.Kind == "command" {
+			p, err := target.FreePort()
+			if err != nil {
+				return err
+			}
+			port = p
+		}
+		spec, err := serverSpec(r.c, r.o.Exe, st.slot.Point, port)
+		if err != nil {
+			return err
+		}
+		srv, err := target.Start(ctx, spec)
+		if err != nil {
+			lastErr = err
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			continue
+		}
+		u, err := requestURL(r.c, st.slot.Point, port, srv.Addr)
+		if err != nil {
+			_ = srv.Stop(2 * time.Second)
+			return err
+		}
+		st.srv, st.port, st.url = srv, port, u
+		if len(srv.Pinned) > 0 {
+			r.pinned = srv.Pinned
+		}
+		r.o.Log.Info("server ready", "config", st.slot.Config, "pid", srv.PID, "url", u, "cpus", srv.Pinned.String())
+		return nil
+	}
+	return fmt.Errorf("starting %s: %w", st.slot.Config, lastErr)
+}
+
+// generator returns the slot's load generator for a concurrency level.
+func (r *runner) generator(st *slotState, conc int) (*load.Generator, error) {
+	k := genKey{st.slot.Index, conc}
+	if g, ok := r.gens[k]; ok {
+		return g, nil
+	}
+	h := http.Header{}
+	for k, v := range r.c.Load.Headers {
+		h.Set(k, v)
+	}
+	g, err := load.New(load.Options{
+		URL: st.url, Method: r.c.Load.Method, Body: []byte(r.c.Load.Body), Header: h,
+		Concurrency: conc, Timeout: r.c.Load.Timeout, AllowRemote: r.c.Target.AllowRemote,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load generator for %s: %w", st.slot.Config, err)
+	}
+	r.gens[k] = g
+	return g, nil
+}
+
+func (r *runner) dropGenerators(st *slotState) {
+	for k, g := range r.gens {
+		if k.slot == st.slot.Index {
+			g.Close()
+			delete(r.gens, k)
+		}
+	}
+}
+
+// stopAll stops every server and generator.
+func (r *runner) stopAll() {
+	for _, st := range r.slots {
+		r.dropGenerators(st)
+		if st.srv != nil {
+			if err := st.srv.Stop(3 * time.Second); err != nil && !errors.Is(err, context.Canceled) {
+				r.o.Log.Warn("stopping server", "config", st.slot.Config, "err", err)
+			}
+			st.srv = nil
+		}
+	}
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}

@@ -1,0 +1,112 @@
+package driver
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"time"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/schedule"
+	"github.com/sweep-dev/sweep/sweep/stats"
+)
+
+// SummaryFile is the name of the analysed summary in a run directory.
+const SummaryFile = "summary.json"
+
+// WriteSummary analyses the windows on disk in dir and writes
+// summary.json atomically. It returns the summary it wrote.
+func WriteSummary(dir string, c *config.Config, env sweep.Environment, steps []schedule.Step) (sweep.Summary, error) {
+	ws, err := results.Read(filepath.Join(dir, results.FileName))
+	if err != nil {
+		return sweep.Summary{}, err
+	}
+	s := Summarize(c, env, steps, ws)
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return s, fmt.Errorf("encoding summary: %w", err)
+	}
+	return s, writeFileAtomic(filepath.Join(dir, SummaryFile), append(b, '\n'))
+}
+
+// Summarize builds the summary of a run from its windows.
+func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, ws []sweep.Window) sweep.Summary {
+	planned := schedule.Measured(steps)
+	seen := map[sweep.WindowKey]bool{}
+	for _, w := range ws {
+		seen[w.Key()] = true
+	}
+	target := c.Analysis.TargetConcurrency
+	a := stats.Analyze(ws, stats.Options{
+		Baseline:          BaselineLabel(c),
+		AA:                AALabel(c),
+		CliffRate:         c.Analysis.CliffErrorRate,
+		TargetConcurrency: target,
+		Objective:         c.Analysis.Objective,
+	})
+	s := sweep.Summary{
+		Name:        c.Name,
+		Created:     time.Now().UTC(),
+		Complete:    len(seen) >= planned,
+		Environment: env,
+		Plan: sweep.Plan{
+			Points: c.Points, Concurrency: c.Load.Concurrency, Rounds: c.Load.Rounds,
+			Warmup: c.Load.Warmup, Duration: c.Load.Duration,
+			Slots: len(Slots(c)), Windows: planned, Measured: len(seen),
+			Objective: c.Analysis.Objective, TargetConc: target,
+			CliffRate: c.Analysis.CliffErrorRate, Restarts: c.Run.Restarts,
+		},
+		Baseline:       BaselineLabel(c),
+		AAConfig:       AALabel(c),
+		Cells:          a.Cells,
+		Cliffs:         a.Cliffs,
+		Tradeoffs:      a.Tradeoffs,
+		Recommendation: a.Recommendation,
+		Warnings:       a.Warnings,
+	}
+	for _, ax := range c.Axes {
+		s.Plan.Axes = append(s.Plan.Axes, ax.Name)
+	}
+	// Preflight: pool limits below the largest concurrency, judged on the
+	// full settings of each point (fixed settings included).
+	maxC := 0
+	for _, n := range c.Load.Concurrency {
+		maxC = max(maxC, n)
+	}
+	var full []sweep.Point
+	for _, p := range c.Points {
+		q := sweep.Point(maps.Clone(c.Fixed))
+		if q == nil {
+			q = sweep.Point{}
+		}
+		maps.Copy(q, p)
+		full = append(full, q)
+	}
+	s.Warnings = append(PreflightWarnings(c, full, maxC), s.Warnings...)
+	if !s.Complete {
+		s.Warnings = append([]sweep.Warning{{Code: "incomplete",
+			Message: fmt.Sprintf("run incomplete: %d of %d planned windows measured; resume with -resume", len(seen), planned)}}, s.Warnings...)
+	}
+	return s
+}
+
+// PreflightWarnings are the warnings known before any load: pool limits
+// that the largest concurrency will exceed (builtin target only).
+func PreflightWarnings(c *config.Config, full []sweep.Point, maxC int) []sweep.Warning {
+	if c.Target.Kind == "command" {
+		return nil
+	}
+	ws := stats.PoolWarnings(full, maxC)
+	// Warnings name configs by their grid label, not the full settings.
+	for i := range ws {
+		for j, p := range full {
+			if ws[i].Config == p.Label() {
+				ws[i].Config = c.Points[j].Label()
+			}
+		}
+	}
+	return ws
+}

@@ -1,0 +1,247 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// Every chart is drawn on the same fixed canvas: 10 × 6 in at 96 dpi,
+// i.e. ChartWidthPx × ChartHeightPx pixels.
+const (
+	chartWidth    = 10 * vg.Inch
+	chartHeight   = 6 * vg.Inch
+	chartDPI      = 96
+	ChartWidthPx  = 960
+	ChartHeightPx = 576
+)
+
+var (
+	gridColor = color.Gray{Y: 225}
+	keyColor  = color.Gray{Y: 90} // legend thumbnails that explain a line style
+	dashed    = []vg.Length{vg.Points(6), vg.Points(3)}
+	dotted    = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
+)
+
+// legendEntry is one legend line: text and the thumbnails drawn beside it.
+type legendEntry struct {
+	text   string
+	thumbs []plot.Thumbnailer
+}
+
+// chart is a plot plus a legend drawn below it, outside the data area, in
+// as many columns as fit.
+type chart struct {
+	p      *plot.Plot
+	legend []legendEntry
+}
+
+// newChart returns a chart with the house style: title, axis labels and
+// light grid lines.
+func newChart(title, xlabel, ylabel string) *chart {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = vg.Points(13)
+	p.Title.Padding = vg.Points(8)
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	p.X.Label.TextStyle.Font.Size = vg.Points(11)
+	p.Y.Label.TextStyle.Font.Size = vg.Points(11)
+	p.X.Tick.Label.Font.Size = vg.Points(10)
+	p.Y.Tick.Label.Font.Size = vg.Points(10)
+	g := plotter.NewGrid()
+	g.Horizontal.Color = gridColor
+	g.Vertical.Color = gridColor
+	p.Add(g)
+	return &chart{p: p}
+}
+
+// add appends a legend entry.
+func (c *chart) add(text string, thumbs ...plot.Thumbnailer) {
+	c.legend = append(c.legend, legendEntry{text: text, thumbs: thumbs})
+}
+
+// png renders the chart.
+func (c *chart) png() ([]byte, error) {
+	img := vgimg.NewWith(vgimg.UseWH(chartWidth, chartHeight), vgimg.UseDPI(chartDPI))
+	dc := draw.New(img)
+	m := vg.Points(10)
+	dc = draw.Crop(dc, m, -m, m/2, -m)
+	legH := c.drawLegend(dc)
+	if legH > 0 {
+		legH += vg.Points(8)
+	}
+	c.p.Draw(draw.Crop(dc, 0, 0, legH, 0))
+	var buf bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("encoding PNG: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// drawLegend draws the legend along the bottom of dc in columns and
+// returns the height it used.
+func (c *chart) drawLegend(dc draw.Canvas) vg.Length {
+	if len(c.legend) == 0 {
+		return 0
+	}
+	proto := plot.NewLegend()
+	proto.TextStyle.Font.Size = vg.Points(10)
+	proto.ThumbnailWidth = vg.Points(24)
+	proto.Padding = vg.Points(3)
+	proto.Left, proto.Top = true, true
+	em := proto.TextStyle.Width(" ")
+	var widest vg.Length
+	for _, e := range c.legend {
+		if w := proto.TextStyle.Width(e.text); w > widest {
+			widest = w
+		}
+	}
+	colW := proto.ThumbnailWidth + em + widest + vg.Points(18)
+	avail := dc.Max.X - dc.Min.X - vg.Points(40)
+	cols := int(avail / colW)
+	cols = max(1, min(cols, len(c.legend)))
+	rows := (len(c.legend) + cols - 1) / cols
+	entryH := proto.TextStyle.Height("Xg") + proto.Padding
+	height := vg.Length(rows)*entryH + vg.Points(2)
+
+	area := draw.Crop(dc, vg.Points(40), 0, 0, height-(dc.Max.Y-dc.Min.Y))
+	for k := 0; k < cols; k++ {
+		l := proto
+		for r := 0; r < rows; r++ {
+			i := k*rows + r
+			if i >= len(c.legend) {
+				break
+			}
+			l.Add(c.legend[i].text, c.legend[i].thumbs...)
+		}
+		col := draw.Crop(area, vg.Length(k)*colW, 0, 0, 0)
+		col.Max.X = col.Min.X + colW
+		l.Draw(col)
+	}
+	return height
+}
+
+// line returns a line through pts.
+func line(pts plotter.XYs, col color.Color, width vg.Length, dashes []vg.Length) (*plotter.Line, error) {
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return nil, err
+	}
+	l.Color = col
+	l.Width = width
+	l.Dashes = dashes
+	return l, nil
+}
+
+// points returns a scatter of glyphs at pts.
+func points(pts plotter.XYs, col color.Color, g draw.GlyphDrawer, r vg.Length) (*plotter.Scatter, error) {
+	s, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil, err
+	}
+	s.Color = col
+	s.Shape = g
+	s.Radius = r
+	return s, nil
+}
+
+// concAxis makes the x axis a log2 concurrency axis with a tick at every
+// measured level, padded so the outermost points are not on the frame.
+func concAxis(p *plot.Plot, lv []int) {
+	ticks := make([]plot.Tick, len(lv))
+	for i, c := range lv {
+		ticks[i] = plot.Tick{Value: float64(c), Label: strconv.Itoa(c)}
+	}
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	lo, hi := float64(lv[0]), float64(lv[len(lv)-1])
+	pad := math.Max(math.Pow(hi/lo, 0.06), 1.25)
+	p.X.Min, p.X.Max = lo/pad, hi*pad
+}
+
+// humanTicks are the default linear ticks with large values written
+// compactly (12k, 1.5M) so tick labels stay short.
+type humanTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (humanTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = human(ts[i].Value)
+		}
+	}
+	return ts
+}
+
+// logTicks are 1-2-5 ticks for a log axis.
+type logTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (logTicks) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	if min <= 0 || max <= min {
+		return plot.DefaultTicks{}.Ticks(min, max)
+	}
+	for e := math.Floor(math.Log10(min)) - 1; e <= math.Ceil(math.Log10(max)); e++ {
+		for _, m := range []float64{1, 2, 5} {
+			v := m * math.Pow(10, e)
+			if v >= min && v <= max {
+				ts = append(ts, plot.Tick{Value: v, Label: human(v)})
+			}
+		}
+	}
+	if len(ts) < 2 {
+		return plot.DefaultTicks{}.Ticks(min, max)
+	}
+	return ts
+}
+
+// human formats a tick value compactly.
+func human(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 1e6:
+		return trimZeros(strconv.FormatFloat(v/1e6, 'f', 2, 64)) + "M"
+	case a >= 1e4:
+		return trimZeros(strconv.FormatFloat(v/1e3, 'f', 1, 64)) + "k"
+	case a == 0:
+		return "0"
+	case a < 0.01:
+		return strconv.FormatFloat(v, 'g', 2, 64)
+	default:
+		return trimZeros(strconv.FormatFloat(v, 'f', 3, 64))
+	}
+}
+
+// trimZeros drops trailing fractional zeros: "2.50" → "2.5", "3.000" → "3".
+func trimZeros(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// textStyle is a plain text style of the given size, colour and alignment.
+func textStyle(size float64, col color.Color, x draw.XAlignment, y draw.YAlignment) text.Style {
+	return text.Style{
+		Color:   col,
+		Font:    font.From(plot.DefaultFont, vg.Points(size)),
+		XAlign:  x,
+		YAlign:  y,
+		Handler: plot.DefaultTextHandler,
+	}
+}

@@ -1,0 +1,82 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// ReadSummary reads summary.json at path.
+func ReadSummary(path string) (sweep.Summary, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return sweep.Summary{}, fmt.Errorf("reading summary: %w", err)
+	}
+	var s sweep.Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return sweep.Summary{}, fmt.Errorf("%s: %w", jsonPos(path, b, err), err)
+	}
+	return s, nil
+}
+
+// jsonPos names the file and, for syntax and type errors, the line of the
+// offending byte.
+func jsonPos(path string, b []byte, err error) string {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 || off > int64(len(b)) {
+		return path
+	}
+	return fmt.Sprintf("%s:%d", path, 1+bytes.Count(b[:off], []byte{'\n'}))
+}
+
+// ReadWindows reads results.jsonl at path: one sweep.Window per line,
+// blank lines ignored. A final line without a newline that does not decode
+// is the torn write of an interrupted run and is skipped; any other line
+// that does not decode is an error naming path:line.
+func ReadWindows(path string) ([]sweep.Window, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading results: %w", err)
+	}
+	defer f.Close()
+	return decodeWindows(f, path)
+}
+
+// decodeWindows is ReadWindows on a reader; name is used in errors.
+func decodeWindows(r io.Reader, name string) ([]sweep.Window, error) {
+	br := bufio.NewReader(r)
+	var out []sweep.Window
+	for line := 1; ; line++ {
+		b, rerr := br.ReadBytes('\n')
+		if rerr != nil && rerr != io.EOF {
+			return nil, fmt.Errorf("reading %s: %w", name, rerr)
+		}
+		if len(bytes.TrimSpace(b)) > 0 {
+			var w sweep.Window
+			if err := json.Unmarshal(b, &w); err != nil {
+				if rerr == io.EOF && b[len(b)-1] != '\n' {
+					return out, nil // torn last line of an interrupted run
+				}
+				return nil, fmt.Errorf("%s:%d: corrupt window record: %w", name, line, err)
+			}
+			out = append(out, w)
+		}
+		if rerr == io.EOF {
+			return out, nil
+		}
+	}
+}

@@ -1,0 +1,223 @@
+package report
+
+import (
+	"image/color"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// palette holds twelve colours that stay distinguishable side by side
+// (after Tableau 10, plus black and a dark gold). Config i always gets
+// palette[i%12] and glyphs[i%8], so every chart of a run agrees.
+var palette = []color.RGBA{
+	{0x1f, 0x77, 0xb4, 0xff}, // blue
+	{0xd6, 0x27, 0x28, 0xff}, // red
+	{0x2c, 0xa0, 0x2c, 0xff}, // green
+	{0xff, 0x7f, 0x0e, 0xff}, // orange
+	{0x94, 0x67, 0xbd, 0xff}, // purple
+	{0x8c, 0x56, 0x4b, 0xff}, // brown
+	{0xe3, 0x77, 0xc2, 0xff}, // pink
+	{0x17, 0xbe, 0xcf, 0xff}, // cyan
+	{0xbc, 0xbd, 0x22, 0xff}, // olive
+	{0x7f, 0x7f, 0x7f, 0xff}, // grey
+	{0x00, 0x00, 0x00, 0xff}, // black
+	{0xb8, 0x86, 0x0b, 0xff}, // dark gold
+}
+
+var glyphs = []draw.GlyphDrawer{
+	draw.CircleGlyph{},
+	draw.SquareGlyph{},
+	draw.TriangleGlyph{},
+	draw.CrossGlyph{},
+	draw.RingGlyph{},
+	draw.BoxGlyph{},
+	draw.PyramidGlyph{},
+	draw.PlusGlyph{},
+}
+
+// maxLabel is the longest legend label drawn as is; longer config labels
+// get abbreviated axis names (see shortLabels).
+const maxLabel = 60
+
+// series is one config's cells in concurrency order, with its drawing style.
+type series struct {
+	Config   string
+	Baseline bool
+	AA       bool
+	Cells    []sweep.Cell
+	Color    color.RGBA
+	Glyph    draw.GlyphDrawer
+	Legend   string // legend text
+}
+
+// cell returns the series' cell at concurrency c.
+func (s series) cell(c int) (sweep.Cell, bool) {
+	for _, x := range s.Cells {
+		if x.Concurrency == c {
+			return x, true
+		}
+	}
+	return sweep.Cell{}, false
+}
+
+// buildSeries groups s.Cells by config, in order of first appearance, and
+// assigns each config its colour, glyph and legend label.
+func buildSeries(s sweep.Summary) []series {
+	var out []series
+	idx := map[string]int{}
+	for _, c := range s.Cells {
+		i, ok := idx[c.Config]
+		if !ok {
+			i = len(out)
+			idx[c.Config] = i
+			out = append(out, series{Config: c.Config, Baseline: c.Baseline, AA: c.AA})
+		}
+		out[i].Cells = append(out[i].Cells, c)
+	}
+	labels := shortLabels(out)
+	for i := range out {
+		sort.SliceStable(out[i].Cells, func(a, b int) bool {
+			return out[i].Cells[a].Concurrency < out[i].Cells[b].Concurrency
+		})
+		out[i].Color = palette[i%len(palette)]
+		out[i].Glyph = glyphs[i%len(glyphs)]
+		out[i].Legend = labels[i]
+		if out[i].Baseline {
+			out[i].Legend += " (baseline)"
+		}
+	}
+	return out
+}
+
+// levels returns the run's concurrency levels: the plan's, plus any that
+// appear only in cells, ascending.
+func levels(s sweep.Summary) []int {
+	seen := map[int]bool{}
+	var out []int
+	add := func(c int) {
+		if c > 0 && !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	for _, c := range s.Plan.Concurrency {
+		add(c)
+	}
+	for _, c := range s.Cells {
+		add(c.Concurrency)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// shortLabels returns the legend labels of ss. Labels up to maxLabel
+// characters are kept. Longer ones are rebuilt from the point with each
+// axis name cut to its shortest word suffix that is still unique among the
+// run's axes (linear_memory_keep_resident and table_keep_resident become
+// memory_keep_resident and table_keep_resident), and as a last resort cut
+// in the middle with "…".
+func shortLabels(ss []series) []string {
+	out := make([]string, len(ss))
+	long := false
+	for i, s := range ss {
+		out[i] = s.Config
+		if utf8.RuneCountInString(s.Config) > maxLabel {
+			long = true
+		}
+	}
+	if !long {
+		return out
+	}
+	var points []sweep.Point
+	for _, s := range ss {
+		if len(s.Cells) > 0 {
+			points = append(points, s.Cells[0].Point)
+		}
+	}
+	abbr := axisAbbrev(points)
+	for i, s := range ss {
+		if len(s.Cells) == 0 || len(s.Cells[0].Point) == 0 {
+			out[i] = cutMiddle(s.Config, maxLabel)
+			continue
+		}
+		p := s.Cells[0].Point
+		parts := make([]string, 0, len(p))
+		for _, k := range p.Axes() {
+			parts = append(parts, abbr[k]+"="+p[k])
+		}
+		l := strings.Join(parts, " ")
+		if s.AA {
+			l += " [A/A]"
+		}
+		out[i] = cutMiddle(l, maxLabel)
+	}
+	return out
+}
+
+// axisAbbrev maps every axis name in points to its shortest suffix of
+// underscore-separated words that no other axis shares.
+func axisAbbrev(points []sweep.Point) map[string]string {
+	var names []string
+	seen := map[string]bool{}
+	for _, p := range points {
+		for k := range p {
+			if !seen[k] {
+				seen[k] = true
+				names = append(names, k)
+			}
+		}
+	}
+	sort.Strings(names)
+	out := map[string]string{}
+	for _, n := range names {
+		words := strings.Split(n, "_")
+		out[n] = n
+		// A one-word suffix of a long name ("resident") says too little.
+		first := 1
+		if len(words) >= 3 {
+			first = 2
+		}
+		for k := first; k < len(words); k++ {
+			suf := strings.Join(words[len(words)-k:], "_")
+			unique := true
+			for _, m := range names {
+				if m != n && (m == suf || strings.HasSuffix(m, "_"+suf)) {
+					unique = false
+					break
+				}
+			}
+			if unique {
+				out[n] = suf
+				break
+			}
+		}
+	}
+	return out
+}
+
+// cutMiddle shortens s to at most n runes by replacing its middle with "…".
+func cutMiddle(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	head := (n - 1) / 2
+	tail := n - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
+// fade returns c blended with white: a = 1 is c itself, a = 0 is white.
+// Charts use it instead of transparency so overlaps stay predictable.
+func fade(c color.RGBA, a float64) color.RGBA {
+	return color.RGBA{
+		R: uint8(float64(c.R)*a + 255*(1-a)),
+		G: uint8(float64(c.G)*a + 255*(1-a)),
+		B: uint8(float64(c.B)*a + 255*(1-a)),
+		A: 0xff,
+	}
+}

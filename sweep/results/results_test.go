@@ -1,0 +1,70 @@
+package results
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+func TestAppendRead(t *testing.T) {
+	p := filepath.Join(t.TempDir(), FileName)
+	w, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if err := w.Append(sweep.Window{Config: "a", Slot: i, Concurrency: 4, Requests: int64(100 + i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[2].Requests != 102 || got[1].Slot != 1 {
+		t.Fatalf("read back %+v", got)
+	}
+}
+
+func TestTornLine(t *testing.T) {
+	p := filepath.Join(t.TempDir(), FileName)
+	good := `{"config":"a","slot":0,"concurrency":1,"round":0}` + "\n"
+	if err := os.WriteFile(p, []byte(good+`{"config":"a","sl`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(p)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("Read = %d windows, %v; want 1, nil", len(got), err)
+	}
+	// Appending after a torn line must not glue records together.
+	w, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(sweep.Window{Config: "b", Round: 1}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	got, err = Read(p)
+	if err != nil || len(got) != 2 || got[1].Config != "b" {
+		t.Fatalf("after append: %+v, %v", got, err)
+	}
+}
+
+func TestCorruptMiddleLine(t *testing.T) {
+	p := filepath.Join(t.TempDir(), FileName)
+	data := "{\"config\":\"a\"}\nnot json\n{\"config\":\"b\"}\n"
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Read(p)
+	if err == nil || !strings.Contains(err.Error(), FileName+":2:") {
+		t.Fatalf("err = %v, want one naming line 2", err)
+	}
+}

@@ -1,0 +1,119 @@
+// Package schedule decides the order of a run's windows and drives them
+// through a Runner.
+//
+// A run is a list of Steps: for each concurrency level, one discarded
+// warmup window per slot, then rounds in which every slot gets exactly one
+// measured window. The slot order inside a round is rotated (a seeded
+// Latin-square rotation), so no slot always runs first or last and
+// position effects (a warm cache left by the previous slot, a slow first
+// window) cancel out over the rounds instead of biasing one config.
+//
+// The package is pure: it starts no processes and does no I/O; the driver
+// implements Runner.
+package schedule
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// Slot is one server process slot: a grid point, or the baseline's A/A
+// twin. Index is the slot's identity in results.jsonl (sweep.Window.Slot)
+// and must be unique within a run.
+type Slot struct {
+	Index    int
+	Config   string // config label, as written to sweep.Window.Config
+	Point    sweep.Point
+	Baseline bool // the slot runs the baseline point
+	AA       bool // the slot is the baseline's A/A twin
+}
+
+// Step is one window of a run: a slot at a concurrency level in a round.
+// Warmup steps have Round == -1 and are not recorded.
+type Step struct {
+	Slot        Slot
+	Concurrency int
+	Round       int // 0-based; -1 for warmup
+	Position    int // 0-based position of the slot within its round
+	Warmup      bool
+}
+
+// Key is the step's coordinate as recorded in results.jsonl.
+func (s Step) Key() sweep.WindowKey {
+	return sweep.WindowKey{Slot: s.Slot.Index, Concurrency: s.Concurrency, Round: s.Round}
+}
+
+// Plan returns every step of a run. For each concurrency level, in the
+// order given: one warmup step per slot (Warmup true, Round -1, in round
+// 0's order), then rounds rounds in which every slot takes exactly one
+// measured window.
+//
+// The order of round r at level c is a base permutation of the slots
+// shifted cyclically by r: position p runs slot base[(p+r) mod n]. Over
+// any n consecutive rounds each slot therefore takes each position exactly
+// once. The base permutation is a Fisher–Yates shuffle driven by PCG
+// seeded with (seed, c), so it differs between levels and seeds and is
+// the same for the same seed on every machine and Go release.
+//
+// Plan returns nil when there are no slots, no levels or rounds < 1.
+func Plan(slots []Slot, concurrency []int, rounds int, seed int64) []Step {
+	n := len(slots)
+	if n == 0 || len(concurrency) == 0 || rounds < 1 {
+		return nil
+	}
+	steps := make([]Step, 0, len(concurrency)*n*(rounds+1))
+	for _, c := range concurrency {
+		base := permutation(n, seed, c)
+		for p := range n {
+			steps = append(steps, Step{Slot: slots[base[p]], Concurrency: c, Round: -1, Position: p, Warmup: true})
+		}
+		for r := range rounds {
+			for p := range n {
+				s := slots[base[(p+r)%n]]
+				steps = append(steps, Step{Slot: s, Concurrency: c, Round: r, Position: p})
+			}
+		}
+	}
+	return steps
+}
+
+// permutation returns a seeded permutation of 0..n-1 for one level.
+// The shuffle uses the PCG generator directly (its output is specified)
+// rather than rand.Rand.Perm, whose algorithm may change between Go
+// releases; that would silently change the order a resumed run expects.
+// The modulo bias is below 2⁻⁵⁰ for any realistic slot count.
+func permutation(n int, seed int64, concurrency int) []int {
+	src := rand.NewPCG(uint64(seed), uint64(concurrency))
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	for i := n - 1; i > 0; i-- {
+		j := int(src.Uint64() % uint64(i+1))
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	return perm
+}
+
+// Measured counts the steps that record a window (Warmup false).
+func Measured(steps []Step) int {
+	n := 0
+	for _, s := range steps {
+		if !s.Warmup {
+			n++
+		}
+	}
+	return n
+}
+
+// Estimate is the expected wall time of steps for -dry-run: warmup per
+// warmup step, duration per measured step, and perSlotOverhead for every
+// step (server start or readiness check, load setup, probes).
+func Estimate(steps []Step, warmup, duration, perSlotOverhead time.Duration) time.Duration {
+	measured := Measured(steps)
+	warm := len(steps) - measured
+	return time.Duration(warm)*warmup + time.Duration(measured)*duration +
+		time.Duration(len(steps))*perSlotOverhead
+}

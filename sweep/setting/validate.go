@@ -1,0 +1,193 @@
+package setting
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sweep-dev/sweep/sweep/units"
+)
+
+// ErrSetting is wrapped by every validation error.
+var ErrSetting = errors.New("invalid setting")
+
+// settingError is a one-line error naming the setting, its value and what
+// is allowed, and wrapping ErrSetting (and the parser's error, if any).
+type settingError struct {
+	msg   string
+	cause error
+}
+
+func (e *settingError) Error() string { return e.msg }
+
+func (e *settingError) Unwrap() []error {
+	if e.cause != nil {
+		return []error{ErrSetting, e.cause}
+	}
+	return []error{ErrSetting}
+}
+
+// Validate checks that value is allowed for the setting name. The error is
+// one line, e.g. `linear_memory_keep_resident = "2MB": want a size ...`;
+// an unknown name is reported with the closest known names.
+func Validate(name, value string) error {
+	o, ok := Lookup(name)
+	if !ok {
+		return unknownError(name)
+	}
+	_, err := o.parse(value)
+	return err
+}
+
+// allowed describes the values an option accepts.
+func (o Option) allowed() string {
+	switch o.Kind {
+	case Count:
+		if o.min > 0 {
+			return fmt.Sprintf("want an integer from %d to %d", o.min, uint64(math.MaxUint32))
+		}
+		return fmt.Sprintf("want an integer from 0 to %d", uint64(math.MaxUint32))
+	case Int:
+		if o.min > 0 {
+			return fmt.Sprintf("want an integer of at least %d", o.min)
+		}
+		return "want a non-negative integer"
+	case Size:
+		s := `want a number of bytes or a size with a binary unit B, KiB, MiB, GiB, TiB (e.g. "64KiB")`
+		if o.min > 0 {
+			s += fmt.Sprintf(" of at least %s", units.Size(o.min))
+		}
+		return s
+	case Bool:
+		return "want true or false"
+	case Duration:
+		return `want a non-negative Go duration (e.g. "0s", "250us", "1ms")`
+	}
+	return "unsupported kind"
+}
+
+// parse converts value to the option's Go type: uint32, uint64,
+// units.Size, bool or time.Duration.
+func (o Option) parse(value string) (any, error) {
+	fail := func(cause error) error {
+		msg := fmt.Sprintf("%s = %q: %s", o.Name, value, o.allowed())
+		if hint := sizeHint(o.Kind, value); hint != "" {
+			msg += "; " + hint
+		}
+		return &settingError{msg: msg, cause: cause}
+	}
+	v := strings.TrimSpace(value)
+	switch o.Kind {
+	case Count:
+		n, err := strconv.ParseUint(v, 10, 32)
+		if err != nil || n < o.min {
+			return nil, fail(err)
+		}
+		return uint32(n), nil
+	case Int:
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || n < o.min {
+			return nil, fail(err)
+		}
+		return n, nil
+	case Size:
+		n, err := units.ParseSize(v)
+		if err != nil || uint64(n) < o.min {
+			return nil, fail(err)
+		}
+		return n, nil
+	case Bool:
+		switch v {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+		return nil, fail(nil)
+	case Duration:
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return nil, fail(err)
+		}
+		return d, nil
+	}
+	return nil, fail(nil)
+}
+
+// sizeHint explains the common mistake of SI units for sizes.
+func sizeHint(k Kind, value string) string {
+	if k != Size {
+		return ""
+	}
+	l := strings.ToLower(strings.TrimSpace(value))
+	for _, u := range []string{"kb", "mb", "gb", "tb", "k", "m", "g"} {
+		if strings.HasSuffix(l, u) && !strings.HasSuffix(l, "i"+u) {
+			return "SI units like MB are not accepted; write KiB, MiB, GiB"
+		}
+	}
+	return ""
+}
+
+// unknownError reports an unknown setting name with close matches.
+func unknownError(name string) error {
+	msg := fmt.Sprintf("unknown setting %q", name)
+	if close := closeNames(name); len(close) > 0 {
+		msg += "; did you mean " + strings.Join(close, " or ") + "?"
+	} else {
+		msg += "; known settings: " + strings.Join(Names(), ", ")
+	}
+	return &settingError{msg: msg}
+}
+
+// closeNames returns the known names within a small edit distance of name,
+// or containing it, best first (at most three).
+func closeNames(name string) []string {
+	type cand struct {
+		name string
+		dist int
+	}
+	var cands []cand
+	n := strings.ToLower(strings.ReplaceAll(name, "-", "_"))
+	for _, o := range options {
+		d := editDistance(n, o.Name)
+		limit := 1 + len(o.Name)/5
+		if d <= limit || (len(n) >= 4 && strings.Contains(o.Name, n)) {
+			cands = append(cands, cand{o.Name, d})
+		}
+	}
+	// Insertion sort by distance keeps the table order among ties.
+	for i := 1; i < len(cands); i++ {
+		for j := i; j > 0 && cands[j].dist < cands[j-1].dist; j-- {
+			cands[j], cands[j-1] = cands[j-1], cands[j]
+		}
+	}
+	var out []string
+	for i := 0; i < len(cands) && i < 3; i++ {
+		out = append(out, cands[i].name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

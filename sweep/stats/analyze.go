@@ -1,0 +1,162 @@
+// Package stats turns the windows of a run into its verdicts: per-cell
+// medians, paired ratios against the baseline, the A/A noise band,
+// better/worse/no-change verdicts, capacity cliffs, tradeoffs between low
+// and high concurrency, and a recommendation. Caveats (few rounds, errors,
+// a generator-bound client, a wide spread, failed windows) are carried as
+// sweep.Warning data, never printed.
+//
+// The package is pure: numbers in, structs out, no I/O.
+package stats
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// Objectives accepted in Options.Objective.
+const (
+	ObjectiveCPUPerReq  = "cpu_per_req"
+	ObjectiveSuccessRPS = "success_rps"
+)
+
+// Options steer Analyze. Zero values select the defaults.
+type Options struct {
+	Baseline          string  // config label of the baseline; "" = the windows marked Baseline
+	AA                string  // config label of the A/A twin; "" = the windows marked AA, if any
+	CliffRate         float64 // error rate above which a cell is past the cliff; default 0.001
+	TargetConcurrency int     // level of the recommendation; default the largest level
+	Objective         string  // "cpu_per_req" (default) or "success_rps"
+	MinRounds         int     // fewer pairs than this → warning "few_rounds"; default 5
+	WideSpread        float64 // ratio IQR wider than this → warning "wide_spread"; default 0.10
+}
+
+// Analysis is what Analyze finds. Cell-specific warnings live in each
+// Cell.Warnings; Warnings holds the run-level ones (no_aa, no_baseline,
+// objective).
+type Analysis struct {
+	Cells          []sweep.Cell
+	Cliffs         []sweep.Cliff
+	Tradeoffs      []sweep.Tradeoff
+	Recommendation *sweep.Recommendation
+	Warnings       []sweep.Warning
+}
+
+// run is the state of one analysis.
+type run struct {
+	o        Options
+	baseline string
+	aa       string // "" when there is no A/A twin
+	configs  []string
+	levels   []int
+	groups   map[cellKey]*group
+	order    []*group // cell order: configs, then concurrency ascending
+	warnings []sweep.Warning
+}
+
+type cellKey struct {
+	config string
+	conc   int
+}
+
+// Analyze analyses all windows of a run (the lines of results.jsonl).
+//
+// Cells come in config order — baseline first, A/A twin second, the rest
+// in order of first appearance — and then by concurrency ascending.
+// Failed windows are counted, excluded from medians and pairs, and
+// reported as "failed_windows"; if a round has several windows for one
+// cell (a re-measured window after -resume), the last good one counts.
+func Analyze(ws []sweep.Window, o Options) Analysis {
+	r := &run{o: o, groups: map[cellKey]*group{}}
+	r.identify(ws)
+	r.o = withDefaults(r.o, r.levels)
+	r.group(ws)
+	r.compare()
+	cliffs := r.cliffs()
+	r.cellWarnings()
+	a := Analysis{Cliffs: cliffs, Tradeoffs: r.tradeoffs(), Recommendation: r.recommend()}
+	a.Cells = make([]sweep.Cell, len(r.order))
+	for i, g := range r.order {
+		a.Cells[i] = g.cell
+	}
+	a.Warnings = r.warnings
+	return a
+}
+
+// withDefaults fills the zero fields of o.
+func withDefaults(o Options, levels []int) Options {
+	if o.CliffRate == 0 {
+		o.CliffRate = 0.001
+	}
+	if o.TargetConcurrency == 0 && len(levels) > 0 {
+		o.TargetConcurrency = levels[len(levels)-1]
+	}
+	if o.Objective == "" {
+		o.Objective = ObjectiveCPUPerReq
+	}
+	if o.MinRounds == 0 {
+		o.MinRounds = 5
+	}
+	if o.WideSpread == 0 {
+		o.WideSpread = 0.10
+	}
+	return o
+}
+
+// identify finds the baseline and A/A labels, the config order and the
+// concurrency levels.
+func (r *run) identify(ws []sweep.Window) {
+	r.baseline, r.aa = r.o.Baseline, r.o.AA
+	var seen []string
+	for _, w := range ws {
+		if r.baseline == "" && w.Baseline && !w.AA {
+			r.baseline = w.Config
+		}
+		if r.aa == "" && w.AA {
+			r.aa = w.Config
+		}
+		if !slices.Contains(seen, w.Config) {
+			seen = append(seen, w.Config)
+		}
+		if !slices.Contains(r.levels, w.Concurrency) {
+			r.levels = append(r.levels, w.Concurrency)
+		}
+	}
+	slices.Sort(r.levels)
+	hasBase := r.baseline != "" && slices.Contains(seen, r.baseline)
+	if r.aa != "" && !slices.Contains(seen, r.aa) {
+		r.aa = ""
+	}
+	for _, first := range []string{r.baseline, r.aa} {
+		if first != "" && slices.Contains(seen, first) {
+			r.configs = append(r.configs, first)
+		}
+	}
+	for _, c := range seen {
+		if !slices.Contains(r.configs, c) {
+			r.configs = append(r.configs, c)
+		}
+	}
+	if !hasBase && len(ws) > 0 {
+		r.warn("no_baseline", "", 0, fmt.Sprintf("no windows for the baseline %q: nothing to compare against", r.baseline))
+	}
+	if r.aa == "" && hasBase {
+		r.warn("no_aa", "", 0, "no A/A twin: verdicts are judged against zero only, with no noise band")
+	}
+	if o := r.o.Objective; o != "" && o != ObjectiveCPUPerReq && o != ObjectiveSuccessRPS {
+		r.warn("objective", "", 0, fmt.Sprintf("unknown objective %q (want %q or %q): using %q",
+			o, ObjectiveCPUPerReq, ObjectiveSuccessRPS, ObjectiveCPUPerReq))
+		r.o.Objective = ObjectiveCPUPerReq
+	}
+}
+
+// warn records a run-level warning.
+func (r *run) warn(code, config string, conc int, msg string) {
+	r.warnings = append(r.warnings, sweep.Warning{Code: code, Config: config, Conc: conc, Message: msg})
+}
+
+// cellAt returns the group of config at conc, or nil.
+func (r *run) cellAt(config string, conc int) *group {
+	return r.groups[cellKey{config, conc}]
+}

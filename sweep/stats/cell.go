@@ -1,0 +1,113 @@
+package stats
+
+import (
+	"slices"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// group collects the windows of one config at one concurrency.
+type group struct {
+	cell     sweep.Cell
+	byRound  map[int]sweep.Window // the last good window of each round
+	windows  int                  // all windows, failed ones included
+	failed   int
+	failNote string // FailReason of the first failed window
+	errors   int64  // 5xx + transport errors over the good windows
+	requests int64
+}
+
+// group sorts the windows into cells and computes each cell's medians.
+func (r *run) group(ws []sweep.Window) {
+	for _, w := range ws {
+		k := cellKey{w.Config, w.Concurrency}
+		g := r.groups[k]
+		if g == nil {
+			g = &group{byRound: map[int]sweep.Window{}}
+			g.cell = sweep.Cell{
+				Config:      w.Config,
+				Point:       w.Point,
+				Baseline:    w.Config == r.baseline,
+				AA:          r.aa != "" && w.Config == r.aa,
+				Concurrency: w.Concurrency,
+			}
+			r.groups[k] = g
+		}
+		g.windows++
+		if w.Failed {
+			if g.failed == 0 {
+				g.failNote = w.FailReason
+			}
+			g.failed++
+			continue
+		}
+		g.byRound[w.Round] = w
+	}
+	for _, c := range r.configs {
+		for _, l := range r.levels {
+			if g := r.cellAt(c, l); g != nil {
+				g.summarize()
+				r.order = append(r.order, g)
+			}
+		}
+	}
+}
+
+// rounds returns the rounds that have a good window, ascending.
+func (g *group) rounds() []int {
+	rs := make([]int, 0, len(g.byRound))
+	for round := range g.byRound {
+		rs = append(rs, round)
+	}
+	slices.Sort(rs)
+	return rs
+}
+
+// summarize fills the cell's medians, sums and counts from its good windows.
+func (g *group) summarize() {
+	var rps, srps, cpu, p50, p95, p99, faults, rss []float64
+	c := &g.cell
+	for _, round := range g.rounds() {
+		w := g.byRound[round]
+		rps = append(rps, w.RPS)
+		srps = append(srps, w.SuccessRPS)
+		cpu = append(cpu, w.CPUUsPerReq)
+		p50 = append(p50, w.P50Ms)
+		p95 = append(p95, w.P95Ms)
+		p99 = append(p99, w.P99Ms)
+		faults = append(faults, w.MinorFaultsPerReq)
+		rss = append(rss, float64(w.RSSBytes))
+		c.Errors5xx += w.Errors5xx
+		g.errors += windowErrors(w)
+		g.requests += w.Requests
+		if w.GeneratorBound {
+			c.GeneratorBound++
+		}
+	}
+	c.Rounds = len(g.byRound)
+	c.RPS = median(rps)
+	c.SuccessRPS = median(srps)
+	c.CPUUsQ1, c.CPUUsPerReq, c.CPUUsQ3 = Quartiles(cpu)
+	c.P50Ms = median(p50)
+	c.P95Ms = median(p95)
+	c.P99Ms = median(p99)
+	c.MinorFaultsPerReq = median(faults)
+	c.RSSBytes = int64(median(rss))
+	if g.requests > 0 {
+		c.ErrorRate = float64(g.errors) / float64(g.requests)
+	}
+}
+
+// windowErrors is a window's failed requests: 5xx plus transport errors.
+func windowErrors(w sweep.Window) int64 {
+	n := w.Errors5xx
+	for _, k := range w.TransportErrors {
+		n += k
+	}
+	return n
+}
+
+// clean reports whether the cell had neither errors nor failed windows.
+func (g *group) clean() bool {
+	return g.errors == 0 && g.failed == 0
+}

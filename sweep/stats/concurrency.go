@@ -1,0 +1,91 @@
+package stats
+
+import (
+	"fmt"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// This file covers how effects change along the concurrency axis: the
+// capacity cliff of each config and the tradeoff between its effect at
+// the lowest level and at every higher one.
+
+// cliffs finds each config's capacity cliff — the first concurrency,
+// ascending, whose pooled error rate (5xx + transport errors over
+// requests) exceeds CliffRate or at which a window failed outright (a
+// server that crashes under load has no error rate but has certainly
+// failed) — and marks that cell and every later cell of the config.
+// Configs without a cliff are absent from the result.
+func (r *run) cliffs() []sweep.Cliff {
+	var out []sweep.Cliff
+	for _, c := range r.configs {
+		var mark *sweep.CellCliff
+		for _, l := range r.levels {
+			g := r.cellAt(c, l)
+			if g == nil {
+				continue
+			}
+			if mark == nil && (g.cell.ErrorRate > r.o.CliffRate || g.failed > 0) {
+				mark = &sweep.CellCliff{At: l}
+				out = append(out, sweep.Cliff{Config: c, Concurrency: l, ErrorRate: g.cell.ErrorRate})
+			}
+			if mark != nil {
+				g.cell.Cliff = &sweep.CellCliff{At: mark.At, Past: l > mark.At}
+			}
+		}
+	}
+	return out
+}
+
+// tradeoffMetrics are the metrics whose low-vs-high effects are reported.
+var tradeoffMetrics = []string{sweep.MetricCPUPerReq, sweep.MetricRPS, sweep.MetricSuccessRPS}
+
+// shortNames name metrics in tradeoff words.
+var shortNames = map[string]string{
+	sweep.MetricCPUPerReq:  "CPU/req",
+	sweep.MetricRPS:        "RPS",
+	sweep.MetricSuccessRPS: "success RPS",
+	sweep.MetricP99:        "p99",
+}
+
+// tradeoffs puts each candidate config's median change at its lowest
+// compared concurrency beside its change at every higher one. The A/A
+// twin is a control, not a setting, and gets none. Flip is set when both
+// effects are real (a verdict other than "no detectable change") and
+// their medians have opposite signs: faster single-threaded, slower under
+// concurrency, or the reverse.
+func (r *run) tradeoffs() []sweep.Tradeoff {
+	var out []sweep.Tradeoff
+	for _, c := range r.configs {
+		if c == r.baseline || c == r.aa {
+			continue
+		}
+		for _, m := range tradeoffMetrics {
+			var low *group
+			for _, l := range r.levels {
+				g := r.cellAt(c, l)
+				if g == nil || g.cell.VsBaseline[m].Pairs == 0 {
+					continue
+				}
+				if low == nil {
+					low = g
+					continue
+				}
+				lo, hi := low.cell.VsBaseline[m], g.cell.VsBaseline[m]
+				out = append(out, sweep.Tradeoff{
+					Config:   c,
+					Metric:   m,
+					LowConc:  low.cell.Concurrency,
+					Low:      lo.Median,
+					HighConc: l,
+					High:     hi.Median,
+					Flip: lo.Verdict != sweep.VerdictNoChange && hi.Verdict != sweep.VerdictNoChange &&
+						lo.Median*hi.Median < 0,
+					Words: fmt.Sprintf("%s %s at c=%d, %s at c=%d",
+						Percent(lo.Median), shortNames[m], low.cell.Concurrency, Percent(hi.Median), l),
+				})
+			}
+		}
+	}
+	return out
+}

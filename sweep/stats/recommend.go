@@ -1,0 +1,104 @@
+package stats
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// objectiveMetric maps an objective to the metric it is judged by.
+func objectiveMetric(objective string) string {
+	if objective == ObjectiveSuccessRPS {
+		return sweep.MetricSuccessRPS
+	}
+	return sweep.MetricCPUPerReq
+}
+
+// recommend picks the run's verdict at the target concurrency: among the
+// candidate configs (neither baseline nor A/A twin) whose objective
+// metric improved for real (verdict "better") and that had no errors and
+// no failed windows there, the one with the best median change; ties go
+// to the first in cell order. Otherwise the baseline is kept, with the
+// reason. It returns nil when the run has no baseline at all.
+func (r *run) recommend() *sweep.Recommendation {
+	base := firstCell(r, r.baseline)
+	if base == nil {
+		return nil
+	}
+	conc := r.o.TargetConcurrency
+	metric := objectiveMetric(r.o.Objective)
+	keep := func(reason string) *sweep.Recommendation {
+		return &sweep.Recommendation{
+			Objective: r.o.Objective, Concurrency: conc, Config: r.baseline, Point: base.cell.Point,
+			KeepBaseline: true, Reason: reason,
+		}
+	}
+	if r.cellAt(r.baseline, conc) == nil {
+		return keep(fmt.Sprintf("no baseline measurements at c=%d", conc))
+	}
+	var best *group
+	var dirty []string
+	for _, c := range r.configs {
+		g := r.cellAt(c, conc)
+		if g == nil || c == r.baseline || c == r.aa || g.cell.VsBaseline[metric].Verdict != sweep.VerdictBetter {
+			continue
+		}
+		if !g.clean() {
+			dirty = append(dirty, c+" ("+problem(g)+")")
+			continue
+		}
+		if best == nil || improves(g.cell.VsBaseline[metric].Median, best.cell.VsBaseline[metric].Median, metric) {
+			best = g
+		}
+	}
+	noise := "beyond the A/A noise band"
+	if _, ok := r.cellAt(r.baseline, conc).cell.AABand[metric]; !ok {
+		noise = "beyond zero (no A/A noise band)"
+	}
+	switch {
+	case best != nil:
+		d := best.cell.VsBaseline[metric]
+		return &sweep.Recommendation{
+			Objective: r.o.Objective, Concurrency: conc, Config: best.cell.Config, Point: best.cell.Point,
+			Change: d.Median,
+			Reason: fmt.Sprintf("%s %s vs the baseline at c=%d (quartiles %s … %s over %d rounds), %s, with no errors",
+				Percent(d.Median), metric, conc, Percent(d.Q1), Percent(d.Q3), d.Pairs, noise),
+		}
+	case len(dirty) > 0:
+		return keep("all improving configs had errors: " + strings.Join(dirty, ", "))
+	}
+	return keep(fmt.Sprintf("no config improved %s %s at c=%d", metric, noise, conc))
+}
+
+// improves reports whether change a is strictly better than b for metric.
+func improves(a, b float64, metric string) bool {
+	if lowerIsBetter(metric) {
+		return a < b
+	}
+	return a > b
+}
+
+// problem describes why a cell is not clean.
+func problem(g *group) string {
+	var parts []string
+	if g.errors > 0 {
+		parts = append(parts, fmt.Sprintf("error rate %.2f%%", 100*g.cell.ErrorRate))
+	}
+	if g.failed == 1 {
+		parts = append(parts, "1 failed window")
+	} else if g.failed > 1 {
+		parts = append(parts, fmt.Sprintf("%d failed windows", g.failed))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// firstCell is config's first cell in cell order, or nil.
+func firstCell(r *run, config string) *group {
+	for _, g := range r.order {
+		if g.cell.Config == config {
+			return g
+		}
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package stats
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// cellWarnings attaches each cell's caveats, in a fixed order:
+// failed_windows, no_baseline, few_rounds, errors, generator_bound,
+// wide_spread.
+func (r *run) cellWarnings() {
+	for _, g := range r.order {
+		c := &g.cell
+		add := func(code, msg string) {
+			c.Warnings = append(c.Warnings, sweep.Warning{Code: code, Config: c.Config, Conc: c.Concurrency, Message: msg})
+		}
+		if g.failed > 0 {
+			add("failed_windows", fmt.Sprintf("%d of %d windows failed (first: %s); they are left out of the medians",
+				g.failed, g.windows, orNone(g.failNote)))
+		}
+		base := r.cellAt(r.baseline, c.Concurrency)
+		switch {
+		case c.Baseline:
+			if c.Rounds < r.o.MinRounds {
+				add("few_rounds", fmt.Sprintf("only %d good rounds (want at least %d): the medians are rough", c.Rounds, r.o.MinRounds))
+			}
+		case base == nil:
+			add("no_baseline", fmt.Sprintf("no baseline windows at c=%d: nothing to compare against", c.Concurrency))
+		default:
+			if n := pairs(c); n < r.o.MinRounds {
+				add("few_rounds", fmt.Sprintf("only %d paired rounds with the baseline (want at least %d): the interval is rough", n, r.o.MinRounds))
+			}
+		}
+		switch {
+		case g.errors > 0 && base != nil && base != g && base.errors > 0:
+			add("errors", fmt.Sprintf("errors on both sides: %s here, %s for the baseline", errorText(g), errorText(base)))
+		case g.errors > 0:
+			add("errors", fmt.Sprintf("errors: %s", errorText(g)))
+		case base != nil && base.errors > 0:
+			add("errors", fmt.Sprintf("the baseline had errors at this level: %s", errorText(base)))
+		}
+		if c.GeneratorBound > 0 {
+			add("generator_bound", fmt.Sprintf("%d of %d windows were generator-bound: the RPS may be the load generator's limit, not the server's",
+				c.GeneratorBound, c.Rounds))
+		}
+		for _, m := range metrics {
+			if d, ok := c.VsBaseline[m]; ok && d.Pairs > 0 && d.Q3-d.Q1 > r.o.WideSpread {
+				add("wide_spread", fmt.Sprintf("%s ratios spread %.1f%% between quartiles (more than %.1f%%): changes smaller than that cannot be resolved",
+					m, 100*(d.Q3-d.Q1), 100*r.o.WideSpread))
+			}
+		}
+	}
+}
+
+// pairs is the number of paired rounds of a cell: the most over its metrics.
+func pairs(c *sweep.Cell) int {
+	n := 0
+	for _, d := range c.VsBaseline {
+		n = max(n, d.Pairs)
+	}
+	return n
+}
+
+// errorText describes a cell's errors: "0.52% (130 of 25000 requests)".
+func errorText(g *group) string {
+	return fmt.Sprintf("%.2f%% (%d of %d requests)", 100*g.cell.ErrorRate, g.errors, g.requests)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no reason given"
+	}
+	return s
+}
+
+// poolAxes are the builtin pool limits a single request occupies one
+// unit of: one core instance, one linear memory and one table.
+var poolAxes = []string{"total_core_instances", "total_memories", "total_tables"}
+
+// PoolWarnings is a preflight check for the builtin core-module workload:
+// each request holds one instance, one memory and one table from the
+// pool, so a point whose total_core_instances, total_memories or
+// total_tables is below maxConcurrency will reject requests at the top
+// level. It returns one "pool_limit" warning per point and limit. Axes
+// absent from a point, or values that are not integers (already refused by
+// config validation), are not checked.
+func PoolWarnings(points []sweep.Point, maxConcurrency int) []sweep.Warning {
+	var out []sweep.Warning
+	for _, p := range points {
+		for _, axis := range poolAxes {
+			v, ok := p[axis]
+			if !ok {
+				continue
+			}
+			n, err := strconv.ParseInt(strings.ReplaceAll(strings.TrimSpace(v), "_", ""), 10, 64)
+			if err != nil || n >= int64(maxConcurrency) {
+				continue
+			}
+			out = append(out, sweep.Warning{
+				Code:   "pool_limit",
+				Config: p.Label(),
+				Conc:   maxConcurrency,
+				Message: fmt.Sprintf("%s = %d is below concurrency %d: each request holds one core instance, memory and table, so requests beyond %d in flight will fail",
+					axis, n, maxConcurrency, n),
+			})
+		}
+	}
+	return out
+}
