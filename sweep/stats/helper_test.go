@@ -60,7 +60,9 @@ func errs5xx(n int64) func(*sweep.Window) {
 
 // failed marks the window itself failed.
 func failed(reason string) func(*sweep.Window) {
-	return func(w *sweep.Window) { *w = sweep.Window{Config: w.Config, Point: w.Point, Concurrency: w.Concurrency, Round: w.Round, Failed: true, FailReason: reason} }
+	return func(w *sweep.Window) {
+		*w = sweep.Window{Config: w.Config, Point: w.Point, Concurrency: w.Concurrency, Round: w.Round, Failed: true, FailReason: reason}
+	}
 }
 
 // series builds one window per round (0, 1, ...) of config at conc, with

@@ -1,0 +1,111 @@
+package stats
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+func TestCellOrder(t *testing.T) {
+	// Windows arrive interleaved as a rotated schedule writes them.
+	ws := []sweep.Window{
+		win("kr=1MiB", 16, 0, 1), win(base, 16, 0, 1), win("kr=64KiB", 16, 0, 1), win(aa, 16, 0, 1),
+		win(aa, 1, 0, 1), win("kr=64KiB", 1, 0, 1), win(base, 1, 0, 1), win("kr=1MiB", 1, 0, 1),
+		win("kr=64KiB", 4, 0, 1),
+	}
+	a := Analyze(ws, Options{Baseline: base, AA: aa})
+	var got []string
+	for _, c := range a.Cells {
+		got = append(got, c.Config+"@"+strconv.Itoa(c.Concurrency))
+	}
+	want := []string{
+		"kr=0@1", "kr=0@16",
+		"kr=0 [A/A]@1", "kr=0 [A/A]@16",
+		"kr=1MiB@1", "kr=1MiB@16",
+		"kr=64KiB@1", "kr=64KiB@4", "kr=64KiB@16",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("cell order\n got %v\nwant %v", got, want)
+	}
+	if c := a.Cells[0]; !c.Baseline || c.AA || c.Point["kr"] != "0" {
+		t.Errorf("first cell %+v: want the baseline with point kr=0", c)
+	}
+	if c := a.Cells[2]; c.Baseline || !c.AA {
+		t.Errorf("third cell baseline=%v aa=%v, want the A/A twin", c.Baseline, c.AA)
+	}
+	// Without labels in the options the windows' flags name them.
+	b := Analyze(ws, Options{})
+	if b.Cells[0].Config != base || b.Cells[2].Config != aa {
+		t.Errorf("flag-derived order starts %q, %q; want baseline, A/A", b.Cells[0].Config, b.Cells[2].Config)
+	}
+}
+
+func TestCellMedians(t *testing.T) {
+	ws := []sweep.Window{
+		win(base, 4, 0, 100, rps(900)),
+		win(base, 4, 1, 120, rps(1000), errs5xx(10)),
+		win(base, 4, 2, 110, rps(1100)),
+		win(base, 4, 3, 130, rps(1200)),
+		win(base, 4, 4, 500, failed("server exited: signal: killed")),
+		win(base, 4, 5, 90, rps(800)),
+		// Round 3 measured again (a -resume after a crash): the last one counts.
+		win(base, 4, 3, 140, rps(1300)),
+	}
+	ws[0].P50Ms, ws[0].P95Ms, ws[0].P99Ms = 1, 3, 9
+	ws[2].TransportErrors = map[string]int64{"timeout": 15, "conn_reset": 5}
+	ws[2].Requests = 30000
+	ws[2].GeneratorBound = true
+	ws[5].RSSBytes = 60 << 20
+	ws[5].MinorFaultsPerReq = 4
+	a := Analyze(ws, Options{Baseline: base, MinRounds: 5})
+	c := cellOf(t, a, base, 4)
+	// Good rounds 0, 1, 2, 3 (second), 5: cpu 100 120 110 140 90 → sorted
+	// 90 100 110 120 140: q1 100, median 110, q3 120.
+	if c.Rounds != 5 || c.CPUUsPerReq != 110 || c.CPUUsQ1 != 100 || c.CPUUsQ3 != 120 {
+		t.Errorf("rounds %d, cpu %v (%v … %v); want 5, 110 (100 … 120)", c.Rounds, c.CPUUsPerReq, c.CPUUsQ1, c.CPUUsQ3)
+	}
+	// RPS 900 1000 1100 1300 800 → 1000. Success RPS: round 1 is 1000·0.999.
+	if c.RPS != 1000 || !near(c.SuccessRPS, 999) {
+		t.Errorf("rps %v success %v; want 1000 and 999", c.RPS, c.SuccessRPS)
+	}
+	if c.P50Ms != 2 || c.P95Ms != 5 || c.P99Ms != 10 {
+		t.Errorf("latency %v/%v/%v; want the medians 2/5/10", c.P50Ms, c.P95Ms, c.P99Ms)
+	}
+	if c.RSSBytes != 50<<20 || c.MinorFaultsPerReq != 2 {
+		t.Errorf("rss %d faults/req %v; want 50 MiB and 2", c.RSSBytes, c.MinorFaultsPerReq)
+	}
+	// Errors pooled: (10 + 20) / (4·10000 + 30000).
+	if c.Errors5xx != 10 || !near(c.ErrorRate, 30.0/70000) {
+		t.Errorf("errors %d rate %v; want 10 and %v", c.Errors5xx, c.ErrorRate, 30.0/70000)
+	}
+	if c.GeneratorBound != 1 {
+		t.Errorf("generator-bound windows %d, want 1", c.GeneratorBound)
+	}
+	if got, want := codes(c.Warnings), []string{"failed_windows", "errors", "generator_bound"}; !slices.Equal(got, want) {
+		t.Errorf("warnings %v, want %v", got, want)
+	}
+	if w := c.Warnings[0]; w.Message != "1 of 7 windows failed (first: server exited: signal: killed); they are left out of the medians" ||
+		w.Config != base || w.Conc != 4 {
+		t.Errorf("failed_windows warning = %+v", w)
+	}
+	if w := c.Warnings[1]; w.Message != "errors: 0.04% (30 of 70000 requests)" {
+		t.Errorf("errors warning = %q", w.Message)
+	}
+}
+
+func TestCellAllFailed(t *testing.T) {
+	ws := join(flat(base, 1, 5, 100), []sweep.Window{
+		win("kr=1MiB", 1, 0, 0, failed("never ready")),
+		win("kr=1MiB", 1, 1, 0, failed("never ready")),
+	})
+	a := Analyze(ws, Options{Baseline: base})
+	c := cellOf(t, a, "kr=1MiB", 1)
+	if c.Rounds != 0 || c.CPUUsPerReq != 0 || c.VsBaseline[sweep.MetricCPUPerReq].Pairs != 0 {
+		t.Errorf("all-failed cell: rounds %d cpu %v pairs %d; want zeros", c.Rounds, c.CPUUsPerReq, c.VsBaseline[sweep.MetricCPUPerReq].Pairs)
+	}
+	if got, want := codes(c.Warnings), []string{"failed_windows", "few_rounds"}; !slices.Equal(got, want) {
+		t.Errorf("warnings %v, want %v", got, want)
+	}
+}
