@@ -78,6 +78,15 @@ func show(v any) string {
 	return s
 }
 
+// intList formats levels as written in TOML: [1, 4, 16].
+func intList(levels []int) string {
+	parts := make([]string, len(levels))
+	for i, n := range levels {
+		parts[i] = fmt.Sprint(n)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
 // typeName names the TOML type of a decoded value for error messages.
 func typeName(v any) string {
 	switch v.(type) {
@@ -103,10 +112,7 @@ func typeName(v any) string {
 // distance, or "" when none is close.
 func suggest(name string, candidates []string) string {
 	best, bestDist := "", 0
-	limit := 2
-	if len(name) > 12 {
-		limit = 3
-	}
+	limit := max(2, len(name)/4)
 	sorted := append([]string(nil), candidates...)
 	sort.Strings(sorted)
 	for _, c := range sorted {

@@ -1,0 +1,224 @@
+// Package config loads a sweep's TOML config strictly: every key must be
+// known, every value must have the right type and range, and the grid,
+// baseline, target and CPU sets must be consistent with each other and
+// with this machine. The first problem is returned as a one-line error
+// that starts with the file path, names the key path, shows the value and
+// says what is allowed, e.g.
+//
+//	grid.toml: unknown key "load.concurency" (did you mean "load.concurrency"?)
+//	grid.toml: grid.linear_memory_keep_resident[1] = "2MB": want a number of bytes or a size with a binary unit ...
+//
+// Every error wraps ErrConfig, so main can exit with status 2.
+//
+// REFERENCE.md beside this file tables every key with its type, default
+// and allowed values; the doc comments of Config, Target, Load, Run and
+// Analysis below are the authoritative description.
+//
+// Decisions the rest of sweep relies on:
+//
+//   - Grid order: axes in config-file order, values in written order, the
+//     last axis varying fastest (package grid). Points[i] is slot i.
+//   - An empty (or absent) [grid] is allowed: the sweep has one point, the
+//     target's defaults plus [settings]/[workload], which is the baseline.
+//     With nothing to compare it against, load.aa must then stay true
+//     (the A/A twin is the comparison: it measures the noise band and the
+//     capacity curve of that one config); aa = false is an error whenever
+//     the grid has a single point.
+//   - load.concurrency is sorted ascending; duplicates are an error.
+//   - Values are canonical strings: TOML integers in decimal, strings
+//     verbatim ("64KiB" stays "64KiB"), booleans "true"/"false".
+//     Duplicates within an axis are detected on the parsed value, so
+//     "64KiB" and 65536 in one size axis are an error.
+package config
+
+import (
+	"time"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/cpuset"
+	"github.com/sweep-dev/sweep/sweep/grid"
+)
+
+// Limits on the size of a sweep. They keep a typo (one more axis, an extra
+// zero) from scheduling a run of days, and bound the work Parse does.
+const (
+	// MaxPoints is the largest number of grid points (server slots).
+	MaxPoints = 1000
+	// MaxConcurrency is the largest concurrency level.
+	MaxConcurrency = 10000
+	// MaxLevels is the largest number of concurrency levels.
+	MaxLevels = 64
+	// MaxRounds is the largest number of rounds.
+	MaxRounds = 1000
+	// maxDuration bounds every duration key.
+	maxDuration = time.Hour
+)
+
+// Config is a validated sweep config.
+type Config struct {
+	// Path is the config file's path as given to Load or Parse.
+	Path string
+	// Raw is the file's bytes as read; the driver copies them to the run
+	// directory's config.toml.
+	Raw []byte
+	// Name (top-level key name) names the run directory
+	// reports/<name>-<timestamp>. Letters, digits, '.', '_' and '-', at most
+	// 64 characters, not starting with '.' or '-'. Default: the config
+	// file's base name without extension.
+	Name string
+	// Target is the [target] table: what server runs in each slot.
+	Target Target
+	// Fixed holds, for a builtin target, the [workload] knobs and the
+	// [settings] Wasmtime options applied to every point (not swept).
+	// Values are canonical strings. Empty for a command target.
+	Fixed map[string]string
+	// Axes is the [grid] table in file order: axis name → values. For a
+	// builtin target an axis is a Wasmtime pooling option, memory_init_cow
+	// or a workload knob (touch, compute, io_wait, response_bytes); for a
+	// command target any identifier, used as a {{name}} template variable.
+	// An axis name may not also be set in [workload] or [settings].
+	Axes []grid.Axis
+	// Points is grid.Expand(Axes): every grid point, slot order.
+	Points []sweep.Point
+	// Baseline is the [baseline] table (axis = value) completed with each
+	// axis' first value where unset. It is always one of Points (values
+	// are matched on their parsed value and stored as written in [grid]).
+	Baseline sweep.Point
+	// Load is the [load] table: concurrency levels, windows, requests.
+	Load LoadSpec
+	// Run is the [run] table: pinning, seed, restarts.
+	Run Run
+	// Analysis is the [analysis] table: objective and thresholds.
+	Analysis Analysis
+}
+
+// Target is the [target] table.
+type Target struct {
+	// Kind (kind) is "builtin" (default: sweep's own Wasmtime host, `sweep
+	// serve`) or "command" (the user's own server, started per slot).
+	Kind string
+	// Plugin (plugin, builtin only) is "workload" (default: the built-in
+	// workload module driven by the [workload] knobs) or the path of a
+	// .wasm file, relative to the config file's directory. Parse resolves
+	// the path to an absolute one and checks that it is a regular file
+	// starting with the wasm magic "\x00asm".
+	Plugin string
+	// Command (command, command only, required) is the server's argv.
+	// Every element but the first may use {{axis}} and {{port}}
+	// placeholders. argv[0] is looked up on PATH, or, if it contains a
+	// slash, relative to the config file's directory; Parse replaces it by
+	// the absolute path it found.
+	Command []string
+	// Env (env, command only) is extra environment for the server:
+	// NAME = "template". Names are [A-Za-z_][A-Za-z0-9_]*.
+	Env map[string]string
+	// URL (url, command only) is the server's base URL template, default
+	// "http://127.0.0.1:{{port}}/". It must use {{port}} (every slot's
+	// server listens on its own port), have no path beyond "/" (the
+	// request path is load.path) and, unless AllowRemote, a loopback host
+	// (127.0.0.0/8, ::1 or localhost). Scheme http or https.
+	URL string
+	// Ready (ready, command only) is the readiness URL template polled
+	// until it answers, default URL. Same rules as URL, but it may have a
+	// path (e.g. "/healthz").
+	Ready string
+	// ReadyTimeout (ready_timeout) bounds the wait for a slot's server to
+	// become ready. Default 15s.
+	ReadyTimeout time.Duration
+	// AllowRemote (allow_remote, command only) permits a non-loopback host
+	// in URL and Ready. Default false.
+	AllowRemote bool
+	// GOMAXPROCS (gomaxprocs, builtin only) is the builtin server's
+	// GOMAXPROCS, 0 (default) for Go's default; at most 1024.
+	GOMAXPROCS int
+}
+
+// LoadSpec is the [load] table. (It is not called Load because Load is the
+// function that reads a config file.)
+type LoadSpec struct {
+	// Concurrency (concurrency) is the list of closed-loop concurrency
+	// levels (workers = keep-alive connections), each 1..10000, at most 64
+	// levels, no duplicates; sorted ascending. Default [1, 4, 16].
+	Concurrency []int
+	// Warmup (warmup) is the discarded window per slot and level before
+	// the measured rounds. Default 2s.
+	Warmup time.Duration
+	// Duration (duration) is one measured window. Default 3s.
+	Duration time.Duration
+	// Timeout (timeout) is the per-request timeout. Default 5s.
+	Timeout time.Duration
+	// Rounds (rounds) is the number of measured rounds, 1..1000; in each
+	// round every slot gets one window per level. Default 5.
+	Rounds int
+	// AA (aa) adds the baseline's A/A twin slot, whose comparison with the
+	// baseline is the noise band. Default true; must be true when the grid
+	// has a single point.
+	AA bool
+	// Method (method) is the request method: GET (default), HEAD, POST,
+	// PUT, PATCH, DELETE or OPTIONS.
+	Method string
+	// Path (path) is the request path and query, starting with "/".
+	// Default "/".
+	Path string
+	// Body (body) is the request body. Default empty.
+	Body string
+	// Headers (headers) are extra request headers: Name = "value". Names
+	// are HTTP tokens; values may not contain line breaks.
+	Headers map[string]string
+}
+
+// Run is the [run] table.
+type Run struct {
+	// ServerCPUs (server_cpus) pins every server process, LoadCPUs
+	// (load_cpus) the driver and load generator. CPU lists in the kernel's
+	// format ("0", "2-3", "0,2"), as a string or a single integer; every
+	// CPU must be online and the two sets must not overlap. The empty
+	// string means unpinned. Defaults: with neither set, "0" and "1" on a
+	// machine with at least 2 online CPUs, else both unpinned; with one
+	// set, the other defaults to the remaining online CPUs (unpinned if
+	// none remain).
+	ServerCPUs, LoadCPUs cpuset.Set
+	// Seed (seed) seeds the slot-order rotation. Default 1.
+	Seed int64
+	// Restarts (restarts) is "never" (default: a slot's server lives for
+	// the whole run) or "round" (every slot's server is restarted before
+	// every round).
+	Restarts string
+	// MaxRestarts (max_restarts) is how often a slot's server may die
+	// unexpectedly and be restarted before the run fails, 0..1000.
+	// Default 3.
+	MaxRestarts int
+}
+
+// Analysis is the [analysis] table.
+type Analysis struct {
+	// Objective (objective) is the metric the recommendation optimises:
+	// "cpu_per_req" (default: server CPU per request, lower is better) or
+	// "success_rps" (successful requests per second, higher is better).
+	Objective string
+	// TargetConcurrency (target_concurrency) is the level the
+	// recommendation is made for; it must be one of load.concurrency.
+	// Default: the largest level.
+	TargetConcurrency int
+	// CliffErrorRate (cliff_error_rate) is the 5xx+error rate above which
+	// a level is past the config's capacity cliff, 0 ≤ rate < 1.
+	// Default 0.001 (0.1%).
+	CliffErrorRate float64
+}
+
+// Slots returns the number of server slots: one per point, plus the A/A
+// twin when Load.AA.
+func (c *Config) Slots() int {
+	n := len(c.Points)
+	if c.Load.AA {
+		n++
+	}
+	return n
+}
+
+// Estimate is the run's measuring time without server start-up:
+// slots × levels × (warmup + rounds × duration).
+func (c *Config) Estimate() time.Duration {
+	perLevel := c.Load.Warmup + time.Duration(c.Load.Rounds)*c.Load.Duration
+	return time.Duration(c.Slots()*len(c.Load.Concurrency)) * perLevel
+}

@@ -1,0 +1,348 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/cpuset"
+	"github.com/sweep-dev/sweep/sweep/grid"
+	"github.com/sweep-dev/sweep/sweep/setting"
+)
+
+// parse parses text as the file dir/name.toml and fails the test on error.
+func parse(t *testing.T, text string) *Config {
+	t.Helper()
+	c, err := Parse(filepath.Join(t.TempDir(), "test.toml"), []byte(text))
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return c
+}
+
+// withOnline replaces the online-CPU probe for one test.
+func withOnline(t *testing.T, online string) {
+	t.Helper()
+	set, err := cpuset.Parse(online)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := onlineCPUs
+	onlineCPUs = func() (cpuset.Set, error) { return set, nil }
+	t.Cleanup(func() { onlineCPUs = old })
+}
+
+func TestDefaults(t *testing.T) {
+	withOnline(t, "0-3")
+	c := parse(t, "")
+	if c.Name != "test" {
+		t.Errorf("Name = %q, want the file's base name %q", c.Name, "test")
+	}
+	want := Target{Kind: "builtin", Plugin: "workload", ReadyTimeout: 15 * time.Second}
+	if !reflect.DeepEqual(c.Target, want) {
+		t.Errorf("Target = %+v, want %+v", c.Target, want)
+	}
+	wantLoad := LoadSpec{Concurrency: []int{1, 4, 16}, Warmup: 2 * time.Second, Duration: 3 * time.Second,
+		Timeout: 5 * time.Second, Rounds: 5, AA: true, Method: "GET", Path: "/"}
+	if !reflect.DeepEqual(c.Load, wantLoad) {
+		t.Errorf("Load = %+v, want %+v", c.Load, wantLoad)
+	}
+	wantRun := Run{ServerCPUs: cpuset.Set{0}, LoadCPUs: cpuset.Set{1}, Seed: 1, Restarts: "never", MaxRestarts: 3}
+	if !reflect.DeepEqual(c.Run, wantRun) {
+		t.Errorf("Run = %+v, want %+v", c.Run, wantRun)
+	}
+	wantAnalysis := Analysis{Objective: "cpu_per_req", TargetConcurrency: 16, CliffErrorRate: 0.001}
+	if c.Analysis != wantAnalysis {
+		t.Errorf("Analysis = %+v, want %+v", c.Analysis, wantAnalysis)
+	}
+	// The empty grid is one point, the target's defaults, which is the baseline.
+	if len(c.Axes) != 0 || len(c.Points) != 1 || len(c.Points[0]) != 0 || len(c.Baseline) != 0 {
+		t.Errorf("empty grid: Axes %v Points %v Baseline %v, want no axes, one empty point and an empty baseline",
+			c.Axes, c.Points, c.Baseline)
+	}
+	if c.Slots() != 2 {
+		t.Errorf("Slots = %d, want 2 (the point and its A/A twin)", c.Slots())
+	}
+	if len(c.Fixed) != 0 {
+		t.Errorf("Fixed = %v, want empty", c.Fixed)
+	}
+}
+
+func TestParseValues(t *testing.T) {
+	c := parse(t, `
+name = "two-axes"
+[workload]
+io_wait = "1ms"
+[settings]
+total_memories = 64
+memory_init_cow = false
+[grid]
+touch = ["4KiB", 65536]
+linear_memory_keep_resident = [0, "64KiB", "1MiB"]
+[baseline]
+linear_memory_keep_resident = 65536
+[load]
+concurrency = [16, 1, 4]
+rounds = 2
+warmup = "500ms"
+duration = "1s"
+method = "POST"
+path = "/run?x=1"
+body = "hello"
+headers = { X-Test = "1" }
+[run]
+seed = -7
+restarts = "round"
+max_restarts = 0
+[analysis]
+objective = "success_rps"
+target_concurrency = 4
+cliff_error_rate = 0
+`)
+	if c.Name != "two-axes" {
+		t.Errorf("Name = %q", c.Name)
+	}
+	wantAxes := []grid.Axis{
+		{Name: "touch", Values: []string{"4KiB", "65536"}},
+		{Name: "linear_memory_keep_resident", Values: []string{"0", "64KiB", "1MiB"}},
+	}
+	if !reflect.DeepEqual(c.Axes, wantAxes) {
+		t.Errorf("Axes = %v, want %v (file order, canonical values)", c.Axes, wantAxes)
+	}
+	if !reflect.DeepEqual(c.Points, grid.Expand(wantAxes)) || len(c.Points) != 6 {
+		t.Errorf("Points = %v, want grid.Expand(Axes)", c.Points)
+	}
+	wantBase := sweep.Point{"touch": "4KiB", "linear_memory_keep_resident": "64KiB"}
+	if !c.Baseline.Equal(wantBase) {
+		t.Errorf("Baseline = %v, want %v (65536 matched to the written \"64KiB\", touch completed with its first value)", c.Baseline, wantBase)
+	}
+	wantFixed := map[string]string{"io_wait": "1ms", "total_memories": "64", "memory_init_cow": "false"}
+	if !reflect.DeepEqual(c.Fixed, wantFixed) {
+		t.Errorf("Fixed = %v, want %v", c.Fixed, wantFixed)
+	}
+	if !reflect.DeepEqual(c.Load.Concurrency, []int{1, 4, 16}) {
+		t.Errorf("Concurrency = %v, want sorted [1 4 16]", c.Load.Concurrency)
+	}
+	if c.Load.Rounds != 2 || c.Load.Warmup != 500*time.Millisecond || c.Load.Duration != time.Second ||
+		c.Load.Method != "POST" || c.Load.Path != "/run?x=1" || c.Load.Body != "hello" ||
+		!reflect.DeepEqual(c.Load.Headers, map[string]string{"X-Test": "1"}) {
+		t.Errorf("Load = %+v", c.Load)
+	}
+	if c.Run.Seed != -7 || c.Run.Restarts != "round" || c.Run.MaxRestarts != 0 {
+		t.Errorf("Run = %+v", c.Run)
+	}
+	want := Analysis{Objective: "success_rps", TargetConcurrency: 4, CliffErrorRate: 0}
+	if c.Analysis != want {
+		t.Errorf("Analysis = %+v, want %+v", c.Analysis, want)
+	}
+	// 7 slots × 3 levels × (0.5s + 2 × 1s) = 52.5s
+	if got, want := c.Estimate(), 52500*time.Millisecond; got != want {
+		t.Errorf("Estimate = %v, want %v", got, want)
+	}
+}
+
+func TestRawIsKept(t *testing.T) {
+	text := "# comment\n[load]\nrounds = 3\n"
+	c := parse(t, text)
+	if string(c.Raw) != text || !strings.HasSuffix(c.Path, "test.toml") {
+		t.Errorf("Raw = %q Path = %q", c.Raw, c.Path)
+	}
+}
+
+func TestSinglePointAxisNeedsAA(t *testing.T) {
+	c := parse(t, "[grid]\ntotal_memories = [16]\n")
+	if len(c.Points) != 1 || c.Points[0]["total_memories"] != "16" || c.Baseline["total_memories"] != "16" {
+		t.Errorf("Points %v Baseline %v", c.Points, c.Baseline)
+	}
+	_, err := Parse("one.toml", []byte("[grid]\ntotal_memories = [16]\n[load]\naa = false\n"))
+	if err == nil || !strings.Contains(err.Error(), "single point") {
+		t.Errorf("aa = false with one point: err = %v, want the single-point error", err)
+	}
+	c = parse(t, "[grid]\ntotal_memories = [16, 1000]\n[load]\naa = false\n")
+	if c.Load.AA || c.Slots() != 2 {
+		t.Errorf("aa = false with two points: AA %v Slots %d", c.Load.AA, c.Slots())
+	}
+}
+
+func TestCPUDefaults(t *testing.T) {
+	tests := []struct {
+		online, text string
+		server, load string
+	}{
+		{"0-1", "", "0", "1"},
+		{"0-7", "", "0", "1"},
+		{"2-3", "", "2", "3"},
+		{"0", "", "", ""},
+		{"0-3", `[run]` + "\n" + `server_cpus = "0-1"`, "0-1", "2-3"},
+		{"0-3", `[run]` + "\n" + `load_cpus = 3`, "0-2", "3"},
+		{"0-1", `[run]` + "\n" + `server_cpus = "0-1"`, "0-1", ""},
+		{"0-3", `[run]` + "\n" + `server_cpus = ""` + "\n" + `load_cpus = ""`, "", ""},
+		{"0-3", `[run]` + "\n" + `server_cpus = "2"` + "\n" + `load_cpus = "0,3"`, "2", "0,3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.online+" "+strings.ReplaceAll(tt.text, "\n", " "), func(t *testing.T) {
+			withOnline(t, tt.online)
+			c := parse(t, tt.text)
+			if got := c.Run.ServerCPUs.String(); got != tt.server {
+				t.Errorf("ServerCPUs = %q, want %q", got, tt.server)
+			}
+			if got := c.Run.LoadCPUs.String(); got != tt.load {
+				t.Errorf("LoadCPUs = %q, want %q", got, tt.load)
+			}
+		})
+	}
+}
+
+func TestPluginFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "mods"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wasm := filepath.Join(dir, "mods", "echo.wasm")
+	if err := os.WriteFile(wasm, []byte("\x00asm\x01\x00\x00\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	short := filepath.Join(dir, "mods", "short.wasm")
+	if err := os.WriteFile(short, []byte("\x00as"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "sweep.toml")
+	c, err := Parse(path, []byte("[target]\nplugin = \"mods/echo.wasm\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Target.Plugin != wasm {
+		t.Errorf("Plugin = %q, want the absolute path %q", c.Target.Plugin, wasm)
+	}
+	_, err = Parse(path, []byte("[target]\nplugin = \"mods/short.wasm\"\n"))
+	if err == nil || !strings.Contains(err.Error(), "not a binary wasm module") {
+		t.Errorf("3-byte plugin: err = %v, want the wasm-magic error", err)
+	}
+}
+
+func TestCommandTarget(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	server := filepath.Join(dir, "bin", "server")
+	if err := os.WriteFile(server, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "configs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "configs", "cmd.toml")
+	c, err := Parse(path, []byte(`
+[target]
+kind = "command"
+command = ["../bin/server", "--listen=127.0.0.1:{{ port }}"]
+env = { KEEP = "{{keep}}", MODE = "fast" }
+ready = "http://localhost:{{port}}/healthz"
+[grid]
+keep = [0, "64KiB", true]
+[load]
+path = "/work"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := c.Target
+	if tg.Command[0] != server {
+		t.Errorf("Command[0] = %q, want the resolved %q", tg.Command[0], server)
+	}
+	if tg.URL != DefaultURL || tg.Ready != "http://localhost:{{port}}/healthz" {
+		t.Errorf("URL %q Ready %q", tg.URL, tg.Ready)
+	}
+	if !reflect.DeepEqual(c.Axes, []grid.Axis{{Name: "keep", Values: []string{"0", "64KiB", "true"}}}) {
+		t.Errorf("Axes = %v", c.Axes)
+	}
+	if len(c.Fixed) != 0 {
+		t.Errorf("Fixed = %v, want empty for a command target", c.Fixed)
+	}
+	p := c.Points[1]
+	vars := c.Vars(p, 8081)
+	if !reflect.DeepEqual(vars, map[string]string{"keep": "64KiB", "port": "8081"}) {
+		t.Errorf("Vars = %v", vars)
+	}
+	arg, err := Render(tg.Command[1], vars)
+	if err != nil || arg != "--listen=127.0.0.1:8081" {
+		t.Errorf("Render(command[1]) = %q, %v", arg, err)
+	}
+	if u, err := c.RequestURL(p, 8081); err != nil || u != "http://127.0.0.1:8081/work" {
+		t.Errorf("RequestURL = %q, %v", u, err)
+	}
+	if u, err := c.ReadyURL(p, 8081); err != nil || u != "http://localhost:8081/healthz" {
+		t.Errorf("ReadyURL = %q, %v", u, err)
+	}
+
+	// argv[0] without a slash is looked up on PATH.
+	c, err = Parse(path, []byte("[target]\nkind = \"command\"\ncommand = [\"sh\", \"-c\", \"serve {{port}}\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !filepath.IsAbs(c.Target.Command[0]) || filepath.Base(c.Target.Command[0]) != "sh" {
+		t.Errorf("Command[0] = %q, want the absolute path of sh", c.Target.Command[0])
+	}
+}
+
+func TestAllowRemote(t *testing.T) {
+	c := parse(t, `
+[target]
+kind = "command"
+command = ["sh", "-c", "serve {{port}}"]
+url = "http://10.1.2.3:{{port}}"
+allow_remote = true
+`)
+	if u, err := c.RequestURL(sweep.Point{}, 80); err != nil || u != "http://10.1.2.3:80/" {
+		t.Errorf("RequestURL = %q, %v", u, err)
+	}
+}
+
+func TestBuiltinURLs(t *testing.T) {
+	c := parse(t, "[load]\npath = \"/x\"\n")
+	if u, err := c.RequestURL(sweep.Point{}, 9000); err != nil || u != "http://127.0.0.1:9000/x" {
+		t.Errorf("RequestURL = %q, %v", u, err)
+	}
+	if u, err := c.ReadyURL(sweep.Point{}, 9000); err != nil || u != "http://127.0.0.1:9000/x" {
+		t.Errorf("ReadyURL = %q, %v", u, err)
+	}
+}
+
+func TestNameFromFile(t *testing.T) {
+	_, err := Parse(filepath.Join(t.TempDir(), ".hidden.toml"), nil)
+	if err == nil || !strings.Contains(err.Error(), `set name = "..."`) {
+		t.Errorf("err = %v, want the hint to set name", err)
+	}
+}
+
+// TestReferenceCoversKeys keeps REFERENCE.md complete: it must mention
+// every key of the schema and every builtin setting.
+func TestReferenceCoversKeys(t *testing.T) {
+	ref, err := os.ReadFile("REFERENCE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for section, keys := range schema {
+		for _, k := range keys {
+			if section == "" {
+				names = append(names, k)
+			} else {
+				names = append(names, "`"+k+"`")
+			}
+		}
+	}
+	for _, o := range setting.Options() {
+		names = append(names, "`"+o.Name+"`")
+	}
+	for _, n := range names {
+		if !strings.Contains(string(ref), n) {
+			t.Errorf("REFERENCE.md does not mention %s", n)
+		}
+	}
+}

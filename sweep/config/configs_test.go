@@ -1,0 +1,84 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// configsDir holds the example grids shipped with sweep.
+const configsDir = "../../configs"
+
+// TestExampleConfigs parses every file in configs/. Command targets name
+// "../bin/sweep", which exists only after `make build`, so each file is
+// parsed in a copy of the repository layout whose bin/sweep is an
+// executable placeholder (it is only looked up, never run), and loaded in
+// place as well when the real binary is there (always for builtin ones).
+func TestExampleConfigs(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(configsDir, "*.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 5 {
+		t.Fatalf("found %d configs in %s, want at least 5", len(files), configsDir)
+	}
+	tree := t.TempDir()
+	for _, d := range []string{"configs", "bin"} {
+		if err := os.MkdirAll(filepath.Join(tree, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(tree, "bin", "sweep"), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, statErr := os.Stat(filepath.Join(configsDir, "..", "bin", "sweep"))
+	built := statErr == nil
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := Parse(filepath.Join(tree, "configs", filepath.Base(path)), data)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if c.Target.Kind == KindBuiltin || built {
+				if _, err := Load(path); err != nil {
+					t.Fatalf("Load in place: %v", err)
+				}
+			}
+			if len(c.Points) < 2 {
+				t.Errorf("%d points; an example grid should compare at least two", len(c.Points))
+			}
+			// Every example states its measuring-time estimate; keep it true.
+			secs := int(c.Estimate() / time.Second)
+			if stated := fmt.Sprintf("= %d s", secs); !strings.Contains(string(data), stated) {
+				t.Errorf("the comments do not state the estimate %q (slots × levels × (warmup + rounds × duration))", stated)
+			}
+			if c.Estimate() >= 5*time.Minute {
+				t.Errorf("estimate %v; an example must run in under 5 minutes", c.Estimate())
+			}
+		})
+	}
+}
+
+// TestDefaultConfig pins what the README promises about configs/grid.toml.
+func TestDefaultConfig(t *testing.T) {
+	c, err := Load(filepath.Join(configsDir, "grid.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Target.Kind != KindBuiltin || c.Fixed["touch"] != "64KiB" || !c.Load.AA || c.Load.Rounds != 5 {
+		t.Errorf("grid.toml: Kind %q touch %q aa %v rounds %d", c.Target.Kind, c.Fixed["touch"], c.Load.AA, c.Load.Rounds)
+	}
+	if fmt.Sprint(c.Load.Concurrency) != "[1 4 16]" || len(c.Axes) != 1 || c.Axes[0].Name != "linear_memory_keep_resident" {
+		t.Errorf("grid.toml: concurrency %v axes %v", c.Load.Concurrency, c.Axes)
+	}
+	if got := c.Estimate(); got != 165*time.Second {
+		t.Errorf("grid.toml estimate = %v, want 2m45s", got)
+	}
+}

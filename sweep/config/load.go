@@ -1,0 +1,90 @@
+package config
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// methods are the request methods load.method allows.
+var methods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+
+// headerName is the HTTP token rule for header names.
+var headerName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+// load reads [load].
+func (p *parser) load(t *table) {
+	l := &p.c.Load
+	l.Concurrency = p.levels(t)
+	l.Warmup = t.duration("warmup", 2*time.Second)
+	l.Duration = t.duration("duration", 3*time.Second)
+	l.Timeout = t.duration("timeout", 5*time.Second)
+	l.Rounds = int(t.integer("rounds", 5, 1, MaxRounds))
+	l.AA = t.boolean("aa", true)
+	l.Method = t.oneOf("method", "GET", methods...)
+	l.Path = t.str("path", "/")
+	l.Body = t.str("body", "")
+	l.Headers = t.stringMap("headers", headerName.MatchString, "an HTTP header name (a token such as X-Request-Id)")
+	if p.err != nil {
+		return
+	}
+	if u, err := url.ParseRequestURI(l.Path); err != nil || !strings.HasPrefix(l.Path, "/") || u.Host != "" {
+		p.failf(`load.path = %q: want a request path starting with "/", e.g. "/" or "/api?x=1"`, l.Path)
+		return
+	}
+	for _, name := range sortedKeys(t.sub("headers").m) {
+		if v := l.Headers[name]; strings.ContainsAny(v, "\r\n\x00") {
+			p.failf("load.headers.%s = %q: header values may not contain line breaks or NUL", name, v)
+			return
+		}
+		if strings.EqualFold(name, "Host") || strings.EqualFold(name, "Content-Length") {
+			p.failf("load.headers.%s: set by sweep; the %s header may not be overridden", name, http.CanonicalHeaderKey(name))
+			return
+		}
+	}
+	if len(p.c.Points) == 1 && !l.AA {
+		p.failf("load.aa = false: the grid has a single point, so nothing would be compared; keep aa = true (its A/A twin gives the noise band) or add a [grid] axis with two or more values")
+	}
+}
+
+// levels reads load.concurrency: 1..MaxConcurrency each, no duplicates,
+// returned sorted ascending. Default [1, 4, 16].
+func (p *parser) levels(t *table) []int {
+	const key = "load.concurrency"
+	v, ok := t.get("concurrency")
+	if !ok {
+		return []int{1, 4, 16}
+	}
+	want := "an array of concurrency levels from 1 to 10000, e.g. [1, 4, 16]"
+	arr, isArr := v.([]any)
+	if !isArr {
+		t.wrongType("concurrency", v, want)
+		return nil
+	}
+	if len(arr) == 0 || len(arr) > MaxLevels {
+		p.failf("%s = %s: want 1 to %d levels", key, show(v), MaxLevels)
+		return nil
+	}
+	levels := make([]int, 0, len(arr))
+	for i, e := range arr {
+		n, isInt := e.(int64)
+		if !isInt {
+			p.failf("%s[%d] = %s: %s is not allowed; want an integer from 1 to %d", key, i, show(e), typeName(e), MaxConcurrency)
+			return nil
+		}
+		if n < 1 || n > MaxConcurrency {
+			p.failf("%s[%d] = %d: want an integer from 1 to %d", key, i, n, MaxConcurrency)
+			return nil
+		}
+		if j := slices.Index(levels, int(n)); j >= 0 {
+			p.failf("%s[%d] = %d: duplicate of %s[%d]", key, i, n, key, j)
+			return nil
+		}
+		levels = append(levels, int(n))
+	}
+	slices.Sort(levels)
+	return levels
+}

@@ -1,0 +1,201 @@
+package config
+
+import (
+	"bytes"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Target kinds.
+const (
+	KindBuiltin = "builtin"
+	KindCommand = "command"
+)
+
+// BuiltinPlugin is the name of the built-in workload module.
+const BuiltinPlugin = "workload"
+
+// DefaultURL is the default base URL template of a command target.
+const DefaultURL = "http://127.0.0.1:{{port}}/"
+
+// wasmMagic starts every binary wasm module.
+var wasmMagic = []byte("\x00asm")
+
+// identifier is the rule for command-target axis and env names.
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// commandOnly and builtinOnly are the [target] keys that only make sense
+// for one kind; setting them for the other is an error, not ignored.
+var (
+	commandOnly = []string{"command", "env", "url", "ready", "allow_remote"}
+	builtinOnly = []string{"plugin", "gomaxprocs"}
+)
+
+// target reads [target]. Checks that need the axes (templates) or the
+// file system (plugin, command) run later, in templates, plugin and
+// command.
+func (p *parser) target(t *table) {
+	tg := &p.c.Target
+	tg.Kind = t.oneOf("kind", KindBuiltin, KindBuiltin, KindCommand)
+	tg.ReadyTimeout = t.duration("ready_timeout", 15*time.Second)
+	if p.err != nil {
+		return
+	}
+	wrongKind := builtinOnly
+	if tg.Kind == KindBuiltin {
+		wrongKind = commandOnly
+	}
+	for _, k := range wrongKind {
+		if t.has(k) {
+			p.failf("%s: only allowed with target.kind = %q (this target is %q)", t.key(k), otherKind(tg.Kind), tg.Kind)
+			return
+		}
+	}
+	if tg.Kind == KindBuiltin {
+		tg.Plugin = t.str("plugin", BuiltinPlugin)
+		tg.GOMAXPROCS = int(t.integer("gomaxprocs", 0, 0, 1024))
+		return
+	}
+	if !t.has("command") {
+		p.failf(`target.command: required with target.kind = "command"; want the server's argv, e.g. ["./myserver", "--port={{port}}"]`)
+		return
+	}
+	tg.Command = t.stringList("command")
+	if p.err == nil && len(tg.Command) == 0 {
+		p.failf(`target.command = []: want at least the program, e.g. ["./myserver", "--port={{port}}"]`)
+		return
+	}
+	tg.Env = t.stringMap("env", identifier.MatchString, "an environment variable name ([A-Za-z_][A-Za-z0-9_]*)")
+	tg.URL = t.str("url", DefaultURL)
+	tg.Ready = t.str("ready", tg.URL)
+	tg.AllowRemote = t.boolean("allow_remote", false)
+}
+
+func otherKind(k string) string {
+	if k == KindBuiltin {
+		return KindCommand
+	}
+	return KindBuiltin
+}
+
+// plugin resolves and checks a builtin target's .wasm plugin.
+func (p *parser) plugin() {
+	tg := &p.c.Target
+	if p.err != nil || tg.Kind != KindBuiltin || tg.Plugin == BuiltinPlugin {
+		return
+	}
+	name := tg.Plugin
+	if !strings.HasSuffix(name, ".wasm") && !strings.ContainsRune(name, '/') {
+		p.failf(`target.plugin = %q: unknown builtin plugin; want %q or the path of a .wasm file`, name, BuiltinPlugin)
+		return
+	}
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(p.dir, path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		p.fail(err, "target.plugin = %q: %v", name, err)
+		return
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		p.fail(err, "target.plugin = %q: no such file %s (relative paths are relative to the config file's directory)", name, abs)
+		return
+	}
+	if !fi.Mode().IsRegular() {
+		p.failf("target.plugin = %q: %s is not a regular file; want a .wasm module", name, abs)
+		return
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		p.fail(err, "target.plugin = %q: %v", name, err)
+		return
+	}
+	defer f.Close()
+	head := make([]byte, len(wasmMagic))
+	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, wasmMagic) {
+		p.failf(`target.plugin = %q: %s is not a binary wasm module (it does not start with "\0asm")`, name, abs)
+		return
+	}
+	tg.Plugin = abs
+}
+
+// command finds a command target's program, like exec.LookPath, but with
+// paths containing a slash taken relative to the config's directory.
+func (p *parser) command() {
+	tg := &p.c.Target
+	if p.err != nil || tg.Kind != KindCommand {
+		return
+	}
+	prog := tg.Command[0]
+	if strings.Contains(prog, "{{") {
+		p.failf("target.command[0] = %q: the program may not be a template", prog)
+		return
+	}
+	look := prog
+	if strings.ContainsRune(prog, '/') && !filepath.IsAbs(prog) {
+		// Absolute, so that LookPath checks this file and never searches PATH.
+		abs, err := filepath.Abs(filepath.Join(p.dir, prog))
+		if err != nil {
+			p.fail(err, "target.command[0] = %q: %v", prog, err)
+			return
+		}
+		look = abs
+	}
+	found, err := exec.LookPath(look)
+	if err != nil {
+		where := "on PATH"
+		if strings.ContainsRune(prog, '/') {
+			where = "at " + look + " (relative to the config file's directory)"
+		}
+		p.fail(err, "target.command[0] = %q: no executable found %s", prog, where)
+		return
+	}
+	if strings.ContainsRune(found, '/') {
+		if abs, err := filepath.Abs(found); err == nil {
+			found = abs
+		}
+	}
+	tg.Command[0] = found
+}
+
+// checkURL checks one rendered URL of a command target.
+func (p *parser) checkURL(key, tmpl, rendered string, base bool) {
+	u, err := url.Parse(rendered)
+	if err != nil {
+		p.fail(err, "%s = %q: not a URL (%q after substitution)", key, tmpl, rendered)
+		return
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		p.failf("%s = %q: scheme %q; want http:// or https://", key, tmpl, u.Scheme)
+		return
+	}
+	if u.Host == "" || u.User != nil {
+		p.failf("%s = %q: want scheme://host:port/ (%q after substitution)", key, tmpl, rendered)
+		return
+	}
+	if base && ((u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "") {
+		p.failf("%s = %q: the base URL may not have a path or query; put the request path in load.path", key, tmpl)
+		return
+	}
+	if !p.c.Target.AllowRemote && !isLoopback(u.Hostname()) {
+		p.failf("%s = %q: host %q is not loopback (127.0.0.0/8, ::1, localhost); set target.allow_remote = true to load a remote server", key, tmpl, u.Hostname())
+	}
+}
+
+// isLoopback reports whether host is a loopback address or localhost.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
