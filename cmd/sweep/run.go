@@ -52,7 +52,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sweep: -config FILE is required (try configs/grid.toml)")
 		return 2
 	}
-	cfg, err := config.Load(*cfgPath)
+	cfg, err := loadConfig(*cfgPath, *resume)
 	if err != nil {
 		fmt.Fprintln(stderr, "sweep:", err)
 		return 2
@@ -136,4 +136,25 @@ func interruptible(stderr io.Writer) (context.Context, func()) {
 		os.Exit(130)
 	}()
 	return ctx, func() { signal.Stop(ch); cancel() }
+}
+
+// loadConfig loads the config to run. On resume it is the run directory's
+// config.toml, parsed as if it still lived at its original path so that
+// relative plugin and command paths resolve as they did.
+func loadConfig(path, resumeDir string) (*config.Config, error) {
+	if resumeDir == "" {
+		return config.Load(path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a resumable run directory: %w", resumeDir, err)
+	}
+	o, err := driver.ReadOrigin(resumeDir)
+	if err != nil {
+		return nil, err
+	}
+	if o.ConfigPath == "" {
+		o.ConfigPath = path
+	}
+	return config.Parse(o.ConfigPath, data)
 }

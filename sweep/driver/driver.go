@@ -7,6 +7,7 @@ package driver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -115,16 +116,53 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	return out, runErr
 }
 
-// writeConfigCopy stores the config as run (config.toml) in the run
-// directory; on resume an existing copy is kept.
+// ConfigFile and OriginFile name the config as run and the record of where
+// it came from inside a run directory.
+const (
+	ConfigFile = "config.toml"
+	OriginFile = "origin.json"
+)
+
+// Origin records where a run's config came from, so that -resume resolves
+// relative paths (plugins, commands) against the original directory.
+type Origin struct {
+	ConfigPath string `json:"config_path"` // absolute path of the original config file
+}
+
+// ReadOrigin reads dir/origin.json; a missing file yields the zero Origin.
+func ReadOrigin(dir string) (Origin, error) {
+	var o Origin
+	b, err := os.ReadFile(filepath.Join(dir, OriginFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return o, nil
+	}
+	if err != nil {
+		return o, fmt.Errorf("reading run origin: %w", err)
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		return o, fmt.Errorf("%s: %w", filepath.Join(dir, OriginFile), err)
+	}
+	return o, nil
+}
+
+// writeConfigCopy stores the config as run (config.toml) and its origin in
+// the run directory; on resume existing copies are kept.
 func writeConfigCopy(dir string, c *config.Config, resume bool) error {
-	p := filepath.Join(dir, "config.toml")
+	p := filepath.Join(dir, ConfigFile)
 	if resume {
 		if _, err := os.Stat(p); err == nil {
 			return nil
 		}
 	}
-	return writeFileAtomic(p, c.Raw)
+	if err := writeFileAtomic(p, c.Raw); err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(c.Path)
+	if err != nil {
+		return fmt.Errorf("resolving config path: %w", err)
+	}
+	b, _ := json.Marshal(Origin{ConfigPath: abs})
+	return writeFileAtomic(filepath.Join(dir, OriginFile), append(b, '\n'))
 }
 
 // writeFileAtomic writes data to a temporary file next to path and renames

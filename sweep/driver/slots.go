@@ -47,7 +47,7 @@ func AALabel(c *config.Config) string {
 func serverSpec(c *config.Config, exe string, p sweep.Point, port int) (target.Spec, error) {
 	spec := target.Spec{CPUs: c.Run.ServerCPUs, ReadyTimeout: c.Target.ReadyTimeout, TailLines: 20}
 	switch c.Target.Kind {
-	case "command":
+	case config.KindCommand:
 		vars := c.Vars(p, port)
 		for _, a := range c.Target.Command {
 			s, err := config.Render(a, vars)
@@ -63,9 +63,9 @@ func serverSpec(c *config.Config, exe string, p sweep.Point, port int) (target.S
 			}
 			spec.Env = append(spec.Env, k+"="+s)
 		}
-		ready, err := config.Render(c.Target.Ready, vars)
+		ready, err := c.ReadyURL(p, port)
 		if err != nil {
-			return spec, fmt.Errorf("target.ready: %w", err)
+			return spec, err
 		}
 		spec.ReadyURL = ready
 		spec.Dir = filepath.Dir(c.Path)
@@ -91,12 +91,8 @@ func serverSpec(c *config.Config, exe string, p sweep.Point, port int) (target.S
 
 // requestURL is where the load goes for a started server.
 func requestURL(c *config.Config, p sweep.Point, port int, addr string) (string, error) {
-	if c.Target.Kind == "command" {
-		u, err := config.Render(c.Target.URL, c.Vars(p, port))
-		if err != nil {
-			return "", fmt.Errorf("target.url: %w", err)
-		}
-		return u, nil
+	if c.Target.Kind == config.KindCommand {
+		return c.RequestURL(p, port)
 	}
 	u := url.URL{Scheme: "http", Host: addr, Path: c.Load.Path}
 	return u.String(), nil

@@ -29,7 +29,7 @@ const (
 
 var (
 	gridColor = color.Gray{Y: 225}
-	keyColor  = color.Gray{Y: 90} // legend thumbnails that explain a line style
+	keyColor  = color.RGBA{90, 90, 90, 0xff} // legend thumbnails that explain a line style
 	dashed    = []vg.Length{vg.Points(6), vg.Points(3)}
 	dotted    = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
 )
@@ -100,6 +100,10 @@ func (c *chart) drawLegend(dc draw.Canvas) vg.Length {
 	proto.TextStyle.Font.Size = vg.Points(10)
 	proto.ThumbnailWidth = vg.Points(24)
 	proto.Padding = vg.Points(3)
+	if len(c.legend) > 10 {
+		proto.TextStyle.Font.Size = vg.Points(9)
+		proto.Padding = vg.Points(1.5)
+	}
 	proto.Left, proto.Top = true, true
 	em := proto.TextStyle.Width(" ")
 	var widest vg.Length
@@ -131,6 +135,28 @@ func (c *chart) drawLegend(dc draw.Canvas) vg.Length {
 		l.Draw(col)
 	}
 	return height
+}
+
+// hline is a horizontal line across the whole data area at Y.
+type hline struct {
+	Y float64
+	draw.LineStyle
+}
+
+// Plot implements plot.Plotter.
+func (h hline) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	y := trY(h.Y)
+	if y < c.Min.Y || y > c.Max.Y {
+		return
+	}
+	c.StrokeLine2(h.LineStyle, c.Min.X, y, c.Max.X, y)
+}
+
+// Thumbnail implements plot.Thumbnailer.
+func (h hline) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(h.LineStyle, c.Min.X, y, c.Max.X, y)
 }
 
 // line returns a line through pts.
@@ -171,17 +197,36 @@ func concAxis(p *plot.Plot, lv []int) {
 	p.X.Min, p.X.Max = lo/pad, hi*pad
 }
 
-// humanTicks are the default linear ticks with large values written
-// compactly (12k, 1.5M) so tick labels stay short.
+// humanTicks are linear ticks at 1-2-2.5-5 steps, aiming at about six
+// labelled ticks, with large values written compactly (12k, 1.5M).
 type humanTicks struct{}
 
 // Ticks implements plot.Ticker.
 func (humanTicks) Ticks(min, max float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = human(ts[i].Value)
+	if !(max > min) || math.IsInf(max-min, 0) {
+		return plot.DefaultTicks{}.Ticks(min, max)
+	}
+	raw := (max - min) / 5
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := 10 * mag
+	for _, m := range []float64{1, 2, 2.5, 5} {
+		if m*mag >= raw {
+			step = m * mag
+			break
 		}
+	}
+	var ts []plot.Tick
+	half := step / 2
+	for v := math.Ceil(min/half) * half; v <= max+half*1e-9; v += half {
+		x := math.Round(v/half) * half
+		if math.Abs(x) < half*1e-9 {
+			x = 0
+		}
+		t := plot.Tick{Value: x}
+		if math.Abs(math.Remainder(x, step)) < half*1e-6 {
+			t.Label = human(x)
+		}
+		ts = append(ts, t)
 	}
 	return ts
 }
@@ -209,9 +254,13 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 	return ts
 }
 
-// human formats a tick value compactly.
+// human formats a tick value compactly, negative values with a
+// typographic minus.
 func human(v float64) string {
-	a := math.Abs(v)
+	if v < 0 {
+		return "−" + human(-v)
+	}
+	a := v
 	switch {
 	case a >= 1e6:
 		return trimZeros(strconv.FormatFloat(v/1e6, 'f', 2, 64)) + "M"

@@ -1,15 +1,14 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/results"
 )
 
 // ReadSummary reads summary.json at path.
@@ -48,35 +47,5 @@ func jsonPos(path string, b []byte, err error) string {
 // is the torn write of an interrupted run and is skipped; any other line
 // that does not decode is an error naming path:line.
 func ReadWindows(path string) ([]sweep.Window, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading results: %w", err)
-	}
-	defer f.Close()
-	return decodeWindows(f, path)
-}
-
-// decodeWindows is ReadWindows on a reader; name is used in errors.
-func decodeWindows(r io.Reader, name string) ([]sweep.Window, error) {
-	br := bufio.NewReader(r)
-	var out []sweep.Window
-	for line := 1; ; line++ {
-		b, rerr := br.ReadBytes('\n')
-		if rerr != nil && rerr != io.EOF {
-			return nil, fmt.Errorf("reading %s: %w", name, rerr)
-		}
-		if len(bytes.TrimSpace(b)) > 0 {
-			var w sweep.Window
-			if err := json.Unmarshal(b, &w); err != nil {
-				if rerr == io.EOF && b[len(b)-1] != '\n' {
-					return out, nil // torn last line of an interrupted run
-				}
-				return nil, fmt.Errorf("%s:%d: corrupt window record: %w", name, line, err)
-			}
-			out = append(out, w)
-		}
-		if rerr == io.EOF {
-			return out, nil
-		}
-	}
+	return results.Read(path)
 }

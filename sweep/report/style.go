@@ -80,15 +80,34 @@ func buildSeries(s sweep.Summary) []series {
 		out[i].Cells = append(out[i].Cells, c)
 	}
 	labels := shortLabels(out)
+	n := 0
+	var base *series
 	for i := range out {
 		sort.SliceStable(out[i].Cells, func(a, b int) bool {
 			return out[i].Cells[a].Concurrency < out[i].Cells[b].Concurrency
 		})
-		out[i].Color = palette[i%len(palette)]
-		out[i].Glyph = glyphs[i%len(glyphs)]
 		out[i].Legend = labels[i]
+		if out[i].AA {
+			continue
+		}
+		out[i].Color = palette[n%len(palette)]
+		out[i].Glyph = glyphs[n%len(glyphs)]
+		n++
 		if out[i].Baseline {
 			out[i].Legend += " (baseline)"
+			base = &out[i]
+		}
+	}
+	// The A/A twin is drawn as a thin, ring-marked copy of the baseline:
+	// it is the baseline again, and should look like it.
+	for i := range out {
+		if !out[i].AA {
+			continue
+		}
+		out[i].Color, out[i].Glyph = palette[n%len(palette)], glyphs[n%len(glyphs)]
+		if base != nil {
+			out[i].Color = base.Color
+			out[i].Glyph = draw.RingGlyph{}
 		}
 	}
 	return out

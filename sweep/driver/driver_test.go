@@ -1,0 +1,172 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/report"
+	"github.com/sweep-dev/sweep/sweep/results"
+)
+
+// bins holds the real binaries the tests drive: the sweep binary itself
+// (the builtin target is `sweep serve`) and the ground-truth burner.
+var bins struct{ sweep, burner string }
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "sweep-driver-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bins.sweep = filepath.Join(dir, "sweep")
+	bins.burner = filepath.Join(dir, "burner")
+	for _, b := range []struct{ out, pkg string }{
+		{bins.sweep, "github.com/sweep-dev/sweep/cmd/sweep"},
+		{bins.burner, "./testdata/burner"},
+	} {
+		cmd := exec.Command("go", "build", "-o", b.out, b.pkg)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "building", b.pkg, ":", err)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run parses a config written in the test and runs it into a fresh dir.
+func run(t *testing.T, toml string) (string, sweep.Summary, []sweep.Window) {
+	t.Helper()
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "grid.toml")
+	if err := os.WriteFile(cfgPath, []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run")
+	oc, err := Run(context.Background(), Options{Config: cfg, Dir: out, Exe: bins.sweep})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if !oc.Complete || oc.Measured != oc.Planned {
+		t.Fatalf("outcome %+v: want a complete run", oc)
+	}
+	s, err := report.ReadSummary(filepath.Join(out, SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := results.Read(filepath.Join(out, results.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, s, ws
+}
+
+func cell(t *testing.T, s sweep.Summary, config string, c int) sweep.Cell {
+	t.Helper()
+	for _, cl := range s.Cells {
+		if cl.Config == config && cl.Concurrency == c {
+			return cl
+		}
+	}
+	t.Fatalf("no cell %q c=%d in %d cells", config, c, len(s.Cells))
+	return sweep.Cell{}
+}
+
+// TestGroundTruthCPU runs the burner, a command target that burns a known
+// amount of CPU per request, at two amounts: sweep's CPU/request must come
+// out within ±15% of the truth at each, and their ratio must match.
+func TestGroundTruthCPU(t *testing.T) {
+	_, s, _ := run(t, fmt.Sprintf(`
+name = "ground-truth"
+[target]
+kind = "command"
+command = [%q, "-port", "{{port}}", "-burn", "{{burn}}"]
+url = "http://127.0.0.1:{{port}}/"
+[grid]
+burn = ["1ms", "3ms"]
+[load]
+concurrency = [1]
+warmup = "300ms"
+duration = "1500ms"
+rounds = 2
+aa = false
+`, bins.burner))
+	low := cell(t, s, "burn=1ms", 1).CPUUsPerReq
+	high := cell(t, s, "burn=3ms", 1).CPUUsPerReq
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"1ms", low, 1000}, {"3ms", high, 3000}} {
+		if math.Abs(c.got-c.want)/c.want > 0.15 {
+			t.Errorf("burn=%s: CPU/req = %.0f µs, want %.0f ±15%%", c.name, c.got, c.want)
+		}
+	}
+	if r := high / low; math.Abs(r-3)/3 > 0.15 {
+		t.Errorf("CPU/req ratio 3ms/1ms = %.2f, want 3 ±15%%", r)
+	}
+	t.Logf("CPU/req: burn=1ms → %.0f µs, burn=3ms → %.0f µs (ratio %.2f)", low, high, high/low)
+}
+
+// TestBuiltinSweep is a small real sweep of the built-in host: 2 points ×
+// 2 concurrency levels × 2 rounds (+ the A/A twin), where a tiny memory
+// pool with io_wait forces 503s at c=8 but not at c=1.
+func TestBuiltinSweep(t *testing.T) {
+	dir, s, ws := run(t, `
+name = "builtin-small"
+[workload]
+touch = "16KiB"
+io_wait = "5ms"
+[grid]
+total_memories = [1000, 2]
+[load]
+concurrency = [1, 8]
+warmup = "300ms"
+duration = "1s"
+rounds = 2
+`)
+	if want := 3 * 2 * 2; len(ws) != want {
+		t.Fatalf("results.jsonl has %d windows, want %d", len(ws), want)
+	}
+	for _, w := range ws {
+		if w.Failed {
+			t.Errorf("window failed: %+v", w)
+		}
+		if w.Requests == 0 || w.RPS <= 0 || w.CPUUsPerReq <= 0 || w.CPUSeconds <= 0 {
+			t.Errorf("implausible window %s c=%d: requests %d rps %.1f cpu/req %.1f", w.Config, w.Concurrency, w.Requests, w.RPS, w.CPUUsPerReq)
+		}
+	}
+	base := cell(t, s, "total_memories=1000", 8)
+	tiny1 := cell(t, s, "total_memories=2", 1)
+	tiny8 := cell(t, s, "total_memories=2", 8)
+	if base.Errors5xx != 0 || tiny1.Errors5xx != 0 {
+		t.Errorf("unexpected 5xx: baseline c=8 %d, tiny pool c=1 %d", base.Errors5xx, tiny1.Errors5xx)
+	}
+	if tiny8.Errors5xx == 0 || tiny8.ErrorRate <= 0.001 {
+		t.Errorf("tiny pool at c=8: 5xx %d rate %.4f, want errors", tiny8.Errors5xx, tiny8.ErrorRate)
+	}
+	// With io_wait = 5ms a request cannot take less than 5ms.
+	if base.P50Ms < 5 {
+		t.Errorf("baseline p50 %.2f ms < io_wait 5ms", base.P50Ms)
+	}
+	for _, f := range []string{"config.toml", "results.jsonl", "summary.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("run directory lacks %s", f)
+		}
+	}
+	if s.Environment.ServerPinned == "" && len(s.Environment.ServerCPUs) > 0 {
+		t.Errorf("server pinning not read back: %+v", s.Environment)
+	}
+}

@@ -1,0 +1,75 @@
+// Command burner is the ground-truth target of the driver's tests: an HTTP
+// server that burns a known amount of CPU per request (spinning until its
+// own thread's CPU clock has advanced by -burn), so that sweep's measured
+// CPU per request can be checked against the truth.
+//
+//	burner -port 8080 -burn 2ms [-crash-after 500ms] [-never-ready]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"runtime"
+	"strconv"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+func threadCPU() time.Duration {
+	var ts unix.Timespec
+	_ = unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
+	return time.Duration(ts.Nano())
+}
+
+// burn spins until this thread has used d of CPU.
+func burn(d time.Duration) uint64 {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := threadCPU()
+	var x uint64 = 88172645463325252
+	for threadCPU()-start < d {
+		for i := 0; i < 200; i++ {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+		}
+	}
+	return x
+}
+
+func main() {
+	port := flag.Int("port", 0, "port to listen on (127.0.0.1)")
+	d := flag.Duration("burn", time.Millisecond, "CPU to burn per request")
+	crashAfter := flag.Duration("crash-after", 0, "exit with status 3 this long after start (0 = never)")
+	neverReady := flag.Bool("never-ready", false, "never listen")
+	flag.Parse()
+	if *neverReady {
+		fmt.Fprintln(os.Stderr, "burner: refusing to become ready, as asked")
+		time.Sleep(time.Hour)
+	}
+	if *crashAfter > 0 {
+		go func() {
+			time.Sleep(*crashAfter)
+			fmt.Fprintln(os.Stderr, "burner: crashing on purpose")
+			os.Exit(3)
+		}()
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(*port))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "burner:", err)
+		os.Exit(1)
+	}
+	http.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		x := burn(*d)
+		fmt.Fprintf(w, "%d\n", x&0xff)
+	})
+	fmt.Fprintln(os.Stderr, "burner: listening on", ln.Addr())
+	if err := http.Serve(ln, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "burner:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,30 @@
+package gate_test
+
+import (
+	"os"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/gate"
+)
+
+func ExampleCompare() {
+	run := func(cpu float64) sweep.Summary {
+		return sweep.Summary{
+			Complete: true, AAConfig: "x=0 [A/A]",
+			Cells: []sweep.Cell{{
+				Config: "x=0", Baseline: true, Concurrency: 16, Rounds: 5,
+				CPUUsPerReq: cpu, RPS: 2600, SuccessRPS: 2600, P99Ms: 20,
+				AABand: map[string]sweep.Band{sweep.MetricCPUPerReq: {Q1: -0.02, Q3: 0.03}},
+			}},
+		}
+	}
+	r, err := gate.Compare(run(370), run(444), gate.Thresholds{sweep.MetricCPUPerReq: 0.05})
+	if err != nil {
+		panic(err)
+	}
+	r.WriteTable(os.Stdout)
+	// Output:
+	// config  c   metric          old  new  change  noise  status     note
+	// x=0     16  cpu_us_per_req  370  444  +20.0%  ±3.0%  REGRESSED  worse by 20.0% > max(5.0% threshold, 3.0% noise)
+	// REGRESSED: 1 of 1 comparisons worse beyond noise
+}

@@ -1,0 +1,205 @@
+package gate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+func load(t *testing.T, name string) sweep.Summary {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s sweep.Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return s
+}
+
+// regressed lists the regressed rows as "config c=N metric".
+func regressed(r Result) []string {
+	var out []string
+	for _, row := range r.Rows {
+		if row.Regressed {
+			out = append(out, row.Config+" c="+itoa(row.Concurrency)+" "+row.Metric)
+		}
+	}
+	return out
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestCompare(t *testing.T) {
+	tests := []struct {
+		old, new string
+		th       Thresholds
+		want     []string // regressed rows
+	}{
+		{"base", "base", nil, nil},
+		{"base", "aa", nil, nil},
+		{"base", "regressed", nil, []string{"linear_memory_keep_resident=64KiB c=16 cpu_us_per_req"}},
+		// Against the reversed pair the regression is an improvement.
+		{"regressed", "base", nil, nil},
+		{"base", "new-errors", nil, []string{"linear_memory_keep_resident=1MiB c=64 error_rate"}},
+		// The errors were there before: not new.
+		{"new-errors", "new-errors", nil, nil},
+		// A threshold above the change lets it pass; noise is ±2%.
+		{"base", "regressed", Thresholds{sweep.MetricCPUPerReq: 0.25}, nil},
+		// A 0.5% threshold is below the ±1% jitter, but the A/A band
+		// (±2% CPU, ±1.8% RPS, ±6% p99) still covers it.
+		{"base", "aa", Thresholds{sweep.MetricCPUPerReq: 0.005, sweep.MetricRPS: 0.005, sweep.MetricP99: 0.005}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.old+"→"+tt.new, func(t *testing.T) {
+			r, err := Compare(load(t, tt.old), load(t, tt.new), tt.th)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := regressed(r)
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("regressed rows:\n got %q\nwant %q", got, tt.want)
+			}
+			if r.Regressed != (len(tt.want) > 0) {
+				t.Errorf("Regressed = %v with regressed rows %q", r.Regressed, got)
+			}
+			// Every cell of the 3-config × 3-level grid (A/A excluded) is compared.
+			perCell := len(tt.th)
+			if perCell == 0 {
+				perCell = len(DefaultThresholds())
+			}
+			if n := countMetric(r); n != 9*perCell {
+				t.Errorf("%d metric rows, want %d", n, 9*perCell)
+			}
+		})
+	}
+}
+
+func countMetric(r Result) int {
+	n := 0
+	for _, row := range r.Rows {
+		if row.Metric != MetricErrorRate {
+			n++
+		}
+	}
+	return n
+}
+
+func TestCompareRegressionRow(t *testing.T) {
+	r, err := Compare(load(t, "base"), load(t, "regressed"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range r.Rows {
+		if !row.Regressed {
+			continue
+		}
+		if d := row.Change - 0.2; d > 1e-9 || d < -1e-9 {
+			t.Errorf("change = %v, want 0.2", row.Change)
+		}
+		if row.Band.Q1 != -0.02 || row.Band.Q3 != 0.015 {
+			t.Errorf("band = %+v, want the A/A band of the runs", row.Band)
+		}
+		if want := "worse by 20.0% > max(5.0% threshold, 2.0% noise)"; row.Note != want {
+			t.Errorf("note = %q, want %q", row.Note, want)
+		}
+	}
+}
+
+// TestCompareNoise checks that a wide A/A band in either run raises the
+// bar above the threshold.
+func TestCompareNoise(t *testing.T) {
+	old, new := load(t, "base"), load(t, "regressed")
+	for i := range new.Cells {
+		new.Cells[i].AABand = map[string]sweep.Band{sweep.MetricCPUPerReq: {Q1: -0.25, Q3: 0.1}}
+	}
+	r, err := Compare(old, new, Thresholds{sweep.MetricCPUPerReq: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Regressed {
+		t.Errorf("a +20%% change inside a ±25%% noise band regressed: %q", regressed(r))
+	}
+
+	// Without any A/A band, ±1% jitter beats a 0.5% threshold.
+	strip := func(s sweep.Summary) sweep.Summary {
+		for i := range s.Cells {
+			s.Cells[i].AABand = nil
+		}
+		s.AAConfig = ""
+		return s
+	}
+	r, err = Compare(strip(load(t, "base")), strip(load(t, "aa")), Thresholds{sweep.MetricCPUPerReq: 0.005})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Regressed {
+		t.Error("±1% changes with no noise band and a 0.5% threshold did not regress")
+	}
+	if len(r.Notes) != 2 || !strings.Contains(r.Notes[0], "no A/A control") {
+		t.Errorf("notes = %q, want one per run about the missing A/A control", r.Notes)
+	}
+}
+
+func TestCompareMismatch(t *testing.T) {
+	_, err := Compare(load(t, "base"), load(t, "mismatch"), nil)
+	if !errors.Is(err, ErrMismatch) {
+		t.Fatalf("err = %v, want ErrMismatch", err)
+	}
+	for _, want := range []string{
+		`configs only in the old run: "linear_memory_keep_resident=1MiB"`,
+		`configs only in the new run: "linear_memory_keep_resident=256KiB"`,
+		"concurrency levels [1 16 64] (old) vs [1 16] (new)",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if _, err := Compare(sweep.Summary{}, sweep.Summary{}, nil); !errors.Is(err, ErrMismatch) {
+		t.Errorf("two empty runs: err = %v, want ErrMismatch", err)
+	}
+}
+
+func TestCompareBadThresholds(t *testing.T) {
+	base := load(t, "base")
+	for _, th := range []Thresholds{{"latency": 0.1}, {sweep.MetricRPS: -0.1}} {
+		_, err := Compare(base, base, th)
+		if err == nil || errors.Is(err, ErrMismatch) {
+			t.Errorf("thresholds %v: err = %v, want a threshold error", th, err)
+		}
+	}
+}
+
+func TestWriteTable(t *testing.T) {
+	r, err := Compare(load(t, "base"), load(t, "regressed"), Thresholds{sweep.MetricCPUPerReq: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := r.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "regressed.golden")
+	if *update {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("table differs from %s:\n%s", golden, buf.String())
+	}
+}

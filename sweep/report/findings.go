@@ -1,0 +1,289 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+func (m *mdWriter) results() {
+	m.f("## Results\n\n")
+	if len(m.s.Cells) == 0 {
+		m.f("No cells: nothing was measured.\n\n")
+		return
+	}
+	m.f("Medians over rounds. \"vs baseline\" is the median of the per-round paired changes, with the [q1, q3] interval of those changes.\n\n")
+	for _, c := range m.lv {
+		m.f("### c=%d\n\n", c)
+		m.f("| config | RPS | success RPS | CPU µs/req | p99 ms | errors | CPU/req vs baseline | RPS vs baseline | verdict |\n")
+		m.f("|---|---:|---:|---:|---:|---:|---|---|---|\n")
+		cliff := false
+		for _, sr := range m.ss {
+			cell, ok := sr.cell(c)
+			if !ok {
+				continue
+			}
+			if cell.Cliff != nil {
+				cliff = true
+			}
+			m.f("| %s |", cellText(code(sr.Config)))
+			if !measured(cell) {
+				m.f(" — | — | — | — | — | — | — | not measured |\n")
+				continue
+			}
+			m.f(" %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				rps(cell.RPS), rps(cell.SuccessRPS), us(cell.CPUUsPerReq), ms(cell.P99Ms), pct(cell.ErrorRate),
+				deltaText(cell, sweep.MetricCPUPerReq), deltaText(cell, sweep.MetricRPS), cellText(verdictText(cell)))
+		}
+		if cliff {
+			m.f("\nAt or past a capacity cliff, RPS counts failed requests: it is not the config's saturation throughput.\n")
+		}
+		m.f("\n")
+	}
+}
+
+// deltaText is a table cell for a paired change: "-12.3% [-14.1%, -10.2%]".
+func deltaText(c sweep.Cell, metric string) string {
+	if c.Baseline {
+		return "—"
+	}
+	d, ok := c.VsBaseline[metric]
+	if !ok {
+		return "—"
+	}
+	return change(d.Median) + " " + interval(d.Q1, d.Q3)
+}
+
+// verdictText sums up a cell: its role, or the detected effects on CPU
+// per request and RPS, plus cliff and generator caveats. At or past a
+// capacity cliff failed requests are fast and cheap, so the cell's
+// effects are not reported as improvements.
+func verdictText(c sweep.Cell) string {
+	var parts []string
+	switch {
+	case c.Baseline:
+		parts = append(parts, "baseline")
+	case c.AA:
+		parts = append(parts, "A/A control")
+	case c.Cliff != nil:
+	default:
+		for _, k := range []struct{ metric, name string }{{sweep.MetricCPUPerReq, "CPU/req"}, {sweep.MetricRPS, "RPS"}} {
+			if d, ok := c.VsBaseline[k.metric]; ok && detected(d) {
+				parts = append(parts, k.name+" "+d.Verdict)
+			}
+		}
+		if len(parts) == 0 {
+			parts = append(parts, sweep.VerdictNoChange)
+		}
+	}
+	if c.Cliff != nil {
+		at := "at its capacity cliff"
+		if c.Cliff.Past {
+			at = fmt.Sprintf("past its capacity cliff (c=%d)", c.Cliff.At)
+		}
+		parts = append(parts, at+": errors distort CPU/req and RPS")
+	}
+	if c.GeneratorBound > 0 {
+		parts = append(parts, fmt.Sprintf("generator-bound in %d of %d windows", c.GeneratorBound, c.Rounds))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (m *mdWriter) noise() {
+	m.f("## Noise (A/A)\n\n")
+	if m.s.AAConfig == "" {
+		m.f("This run had no A/A control, so verdicts were judged against zero alone and small effects may be noise.\n\n")
+		return
+	}
+	m.f("The baseline %s was also run as %s in its own process slot and analysed as a candidate. "+
+		"Its [q1, q3] interval is the noise band: an effect counts only when its whole interval lies outside it.\n\n",
+		code(m.s.Baseline), code(m.s.AAConfig))
+	m.f("| c | CPU/req | RPS | success RPS | p99 |\n|---:|---|---|---|---|\n")
+	for _, c := range m.lv {
+		m.f("| %d |", c)
+		for _, metric := range []string{sweep.MetricCPUPerReq, sweep.MetricRPS, sweep.MetricSuccessRPS, sweep.MetricP99} {
+			if b, ok := aaBand(m.s, c, metric); ok {
+				m.f(" %s |", interval(b.Q1, b.Q3))
+			} else {
+				m.f(" — |")
+			}
+		}
+		m.f("\n")
+	}
+	m.f("\n")
+}
+
+func (m *mdWriter) cliffs() {
+	m.f("## Capacity cliffs\n\n")
+	if len(m.s.Cliffs) == 0 {
+		m.f("None: every config stayed at or below %s errors at every level.\n\n", pct(m.s.Plan.CliffRate))
+		return
+	}
+	for _, c := range m.s.Cliffs {
+		m.f("- %s fails from c=%d on: %s errors; RPS there is not saturation.\n", code(c.Config), c.Concurrency, pct(c.ErrorRate))
+	}
+	m.f("\n")
+}
+
+// flipPhrase names a sign flip in plain words.
+func flipPhrase(t sweep.Tradeoff) string {
+	good, bad := "better", "worse"
+	lowerBetter := true
+	switch t.Metric {
+	case sweep.MetricCPUPerReq:
+		good, bad = "cheaper", "costlier"
+	case sweep.MetricRPS, sweep.MetricSuccessRPS:
+		good, bad = "faster", "slower"
+		lowerBetter = false
+	case sweep.MetricP99:
+		good, bad = "lower p99", "higher p99"
+	}
+	if (t.Low < 0) != lowerBetter {
+		good, bad = bad, good
+	}
+	low := fmt.Sprintf("at c=%d", t.LowConc)
+	if t.LowConc == 1 {
+		low = "single-threaded"
+	}
+	return fmt.Sprintf("%s %s, %s at c=%d", good, low, bad, t.HighConc)
+}
+
+func (m *mdWriter) tradeoffs() {
+	m.f("## Tradeoffs\n\n")
+	// One line per config and metric: the first flip in words, then the
+	// further levels where it holds.
+	type key struct{ config, metric string }
+	var order []key
+	flips := map[key][]sweep.Tradeoff{}
+	rpsFlips := map[string]bool{}
+	for _, t := range m.s.Tradeoffs {
+		if t.Flip && t.Metric == sweep.MetricRPS {
+			rpsFlips[t.Config] = true
+		}
+	}
+	for _, t := range m.s.Tradeoffs {
+		// Success RPS repeats RPS unless errors split them.
+		if !t.Flip || (t.Metric == sweep.MetricSuccessRPS && rpsFlips[t.Config]) {
+			continue
+		}
+		k := key{t.Config, t.Metric}
+		if flips[k] == nil {
+			order = append(order, k)
+		}
+		flips[k] = append(flips[k], t)
+	}
+	if len(order) == 0 {
+		m.f("No setting flips sign between the lowest and a higher concurrency.\n\n")
+		return
+	}
+	for _, k := range order {
+		ts := flips[k]
+		m.f("- %s: %s — %s", code(k.config), ts[0].Words, flipPhrase(ts[0]))
+		if len(ts) > 1 {
+			var also []string
+			for _, t := range ts[1:] {
+				also = append(also, fmt.Sprintf("c=%d (%s)", t.HighConc, change(t.High)))
+			}
+			m.f("; also at %s", strings.Join(also, ", "))
+		}
+		m.f(".\n")
+	}
+	m.f("\n")
+}
+
+func (m *mdWriter) warnings() {
+	type key struct {
+		code, config string
+		conc         int
+		msg          string
+	}
+	seen := map[key]bool{}
+	var ws []sweep.Warning
+	add := func(w sweep.Warning) {
+		k := key{w.Code, w.Config, w.Conc, w.Message}
+		if !seen[k] {
+			seen[k] = true
+			ws = append(ws, w)
+		}
+	}
+	for _, w := range m.s.Warnings {
+		add(w)
+	}
+	cells := append([]sweep.Cell(nil), m.s.Cells...)
+	sort.SliceStable(cells, func(i, j int) bool { return cells[i].Concurrency < cells[j].Concurrency })
+	for _, c := range cells {
+		for _, w := range c.Warnings {
+			if w.Config == "" {
+				w.Config = c.Config
+			}
+			if w.Conc == 0 {
+				w.Conc = c.Concurrency
+			}
+			add(w)
+		}
+	}
+	m.f("## Warnings\n\n")
+	if len(ws) == 0 {
+		m.f("None.\n\n")
+		return
+	}
+	// Run-level warnings one by one; cell warnings of one kind that recur
+	// in many cells as a single line, so the list stays readable.
+	count := map[string]int{}
+	for _, w := range ws {
+		if w.Config != "" || w.Conc > 0 {
+			count[w.Code]++
+		}
+	}
+	grouped := map[string]bool{}
+	for _, w := range ws {
+		cell := w.Config != "" || w.Conc > 0
+		if cell && count[w.Code] > maxWarningLines {
+			if grouped[w.Code] {
+				continue
+			}
+			grouped[w.Code] = true
+			m.f("- **%s** in %d cells (%s), e.g. %s c=%d: %s\n", w.Code, count[w.Code], warningLevels(ws, w.Code), code(w.Config), w.Conc, w.Message)
+			continue
+		}
+		var where []string
+		if w.Config != "" {
+			where = append(where, code(w.Config))
+		}
+		if w.Conc > 0 {
+			where = append(where, fmt.Sprintf("c=%d", w.Conc))
+		}
+		loc := ""
+		if len(where) > 0 {
+			loc = " (" + strings.Join(where, ", ") + ")"
+		}
+		m.f("- **%s**%s: %s\n", w.Code, loc, w.Message)
+	}
+	m.f("\n")
+}
+
+// maxWarningLines is how many cell warnings of one kind are listed one
+// by one before they are summarised in a single line.
+const maxWarningLines = 4
+
+// warningLevels lists the concurrency levels at which cell warnings with
+// code occur: "at c=64, 128".
+func warningLevels(ws []sweep.Warning, code string) string {
+	var cs []int
+	seen := map[int]bool{}
+	for _, w := range ws {
+		if w.Code == code && w.Conc > 0 && !seen[w.Conc] {
+			seen[w.Conc] = true
+			cs = append(cs, w.Conc)
+		}
+	}
+	sort.Ints(cs)
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = strconv.Itoa(c)
+	}
+	return "at c=" + strings.Join(s, ", ")
+}

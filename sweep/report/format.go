@@ -1,0 +1,84 @@
+package report
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// pct formats a fraction as a percentage of requests: 0.042 → "4.20%".
+// Rates that are not zero never round to "0.00%".
+func pct(f float64) string {
+	switch {
+	case f == 0:
+		return "0%"
+	case f > 0 && f < 0.0001:
+		return "<0.01%"
+	default:
+		return strconv.FormatFloat(100*f, 'f', 2, 64) + "%"
+	}
+}
+
+// change formats a signed fractional change with a typographic minus,
+// as stats writes Tradeoff.Words: −0.123 → "−12.3%", 0.5 → "+50.0%".
+func change(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "n/a"
+	}
+	s := strconv.FormatFloat(100*f, 'f', 1, 64)
+	switch {
+	case s == "0.0" || s == "-0.0":
+		return "0.0%"
+	case strings.HasPrefix(s, "-"):
+		return "−" + s[1:] + "%"
+	default:
+		return "+" + s + "%"
+	}
+}
+
+// interval formats a [q1, q3] pair of fractional changes.
+func interval(q1, q3 float64) string {
+	return "[" + change(q1) + ", " + change(q3) + "]"
+}
+
+// thousands formats v rounded to an integer with thousands separators.
+func thousands(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "n/a"
+	}
+	s := strconv.FormatFloat(math.Abs(math.Round(v)), 'f', 0, 64)
+	var b strings.Builder
+	if v < 0 && s != "0" {
+		b.WriteByte('-')
+	}
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// rps formats a request rate: integers from 100/s up, one decimal below.
+func rps(v float64) string {
+	if v >= 100 {
+		return thousands(v)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
+// ms formats a latency in milliseconds with three significant digits.
+func ms(v float64) string {
+	switch {
+	case v >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	default:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+}
+
+// us formats a CPU time in microseconds with one decimal.
+func us(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }

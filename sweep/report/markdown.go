@@ -1,0 +1,200 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// Markdown writes summary.md: a short performance review of the run that
+// a colleague can act on. It leads with the recommendation, then says
+// where and how the run was measured, gives one results table per
+// concurrency level, the A/A noise band, capacity cliffs, sign flips and
+// warnings, and embeds the given chart files (names as returned by
+// Charts) as images. An incomplete run is flagged at the top.
+func Markdown(w io.Writer, s sweep.Summary, charts []string) error {
+	bw := bufio.NewWriter(w)
+	m := &mdWriter{w: bw, s: s, ss: buildSeries(s), lv: levels(s)}
+	m.header()
+	m.recommendation()
+	m.environment()
+	m.plan()
+	m.results()
+	m.noise()
+	m.cliffs()
+	m.tradeoffs()
+	m.warnings()
+	m.charts(charts)
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing summary.md: %w", err)
+	}
+	return nil
+}
+
+// mdWriter accumulates summary.md; write errors surface at Flush.
+type mdWriter struct {
+	w  *bufio.Writer
+	s  sweep.Summary
+	ss []series
+	lv []int
+}
+
+func (m *mdWriter) f(format string, a ...any) { fmt.Fprintf(m.w, format, a...) }
+
+// code quotes a config label for prose.
+func code(s string) string { return "`" + s + "`" }
+
+// cellText escapes a table cell.
+func cellText(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+func (m *mdWriter) header() {
+	s := m.s
+	name := s.Name
+	if name == "" {
+		name = "sweep run"
+	}
+	m.f("# %s: sweep report\n\n", name)
+	var meta []string
+	if !s.Created.IsZero() {
+		meta = append(meta, "run of "+s.Created.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	if s.Environment.Target != "" {
+		meta = append(meta, s.Environment.Target+" target")
+	}
+	meta = append(meta, fmt.Sprintf("%d of %d planned windows measured", s.Plan.Measured, s.Plan.Windows))
+	m.f("%s.\n\n", capitalize(strings.Join(meta, " · ")))
+	if !s.Complete {
+		m.f("> **Incomplete run.** Only %d of %d planned windows were measured: the run was interrupted or windows failed. "+
+			"The figures below use what was measured; finish the run with `sweep -resume DIR` before acting on them.\n\n",
+			s.Plan.Measured, s.Plan.Windows)
+	}
+}
+
+// plural is "1 config", "3 configs", "2 server processes".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func (m *mdWriter) recommendation() {
+	m.f("## Recommendation\n\n")
+	r := m.s.Recommendation
+	if r == nil {
+		m.f("No recommendation: the run has no candidate config with a paired comparison against the baseline.\n\n")
+		return
+	}
+	metric, words, _ := objective(r.Objective)
+	detail := ""
+	for _, sr := range m.ss {
+		if sr.Config != r.Config {
+			continue
+		}
+		if c, ok := sr.cell(r.Concurrency); ok {
+			if d, ok := c.VsBaseline[metric]; ok {
+				detail = fmt.Sprintf(", interval %s over %d paired rounds", interval(d.Q1, d.Q3), d.Pairs)
+			}
+		}
+	}
+	switch {
+	case r.KeepBaseline && len(candidates(m.ss)) == 0:
+		m.f("**Keep the baseline %s.** It is the only config in this run, so there is nothing to compare it with.", code(r.Config))
+	case r.KeepBaseline:
+		m.f("**Keep the baseline %s.** At c=%d no candidate improves %s beyond noise.", code(r.Config), r.Concurrency, words)
+	default:
+		m.f("**Use %s**: %s %s vs the baseline %s at c=%d (paired median%s).",
+			code(r.Config), change(r.Change), words, code(m.s.Baseline), r.Concurrency, detail)
+	}
+	if reason := strings.TrimSpace(r.Reason); reason != "" {
+		if !strings.HasSuffix(reason, ".") {
+			reason += "."
+		}
+		m.f(" %s", capitalize(reason))
+	}
+	m.f("\n\n")
+}
+
+func (m *mdWriter) environment() {
+	e := m.s.Environment
+	m.f("## Environment\n\n")
+	cpu := orUnknown(e.CPUModel)
+	if e.Cores > 0 {
+		cpu += fmt.Sprintf(" (%d cores)", e.Cores)
+	}
+	m.f("- Host: %s, %s, kernel %s\n", orUnknown(e.Host), cpu, orUnknown(e.Kernel))
+	m.f("- Go %s, Wasmtime %s, target %s\n", orUnknown(e.GoVersion), orUnknown(e.WasmtimeVersion), orUnknown(e.Target))
+	m.f("- Server CPUs %s (read back: %s); load generator CPUs %s (read back: %s)\n\n",
+		orUnknown(e.ServerCPUs), orUnknown(e.ServerPinned), orUnknown(e.LoadCPUs), orUnknown(e.LoadPinned))
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func (m *mdWriter) plan() {
+	p := m.s.Plan
+	m.f("## Plan\n\n")
+	axes := "no axes"
+	if len(p.Axes) > 0 {
+		q := make([]string, len(p.Axes))
+		for i, a := range p.Axes {
+			q[i] = code(a)
+		}
+		axes = strings.Join(q, " × ")
+	}
+	m.f("- Grid: %s over %s; baseline %s", plural(len(p.Points), "config"), axes, code(m.s.Baseline))
+	if m.s.AAConfig != "" {
+		m.f("; A/A twin %s (the baseline run twice, as the noise control)", code(m.s.AAConfig))
+	} else {
+		m.f("; no A/A control")
+	}
+	m.f(".\n")
+	lv := make([]string, len(p.Concurrency))
+	for i, c := range p.Concurrency {
+		lv[i] = strconv.Itoa(c)
+	}
+	m.f("- Concurrency: %s closed-loop connections.\n", strings.Join(lv, ", "))
+	m.f("- Rounds: %d per level; in each round every slot gets one %s window after a %s warmup, slot order rotated.\n",
+		p.Rounds, p.Duration, p.Warmup)
+	restarts := "kept alive across rounds"
+	if p.Restarts == "round" {
+		restarts = "restarted every round"
+	}
+	m.f("- Slots: %s, %s; %d of %d windows measured.\n", plural(p.Slots, "server process"), restarts, p.Measured, p.Windows)
+	_, words, _ := objective(p.Objective)
+	m.f("- Objective: %s at c=%d; a capacity cliff is an error rate above %s.\n\n", words, p.TargetConc, pct(p.CliffRate))
+}
+
+func (m *mdWriter) charts(files []string) {
+	if len(files) == 0 {
+		return
+	}
+	m.f("## Charts\n\n")
+	for _, f := range files {
+		caption := f
+		for _, sp := range chartSpecs {
+			if sp.File == f {
+				caption = sp.Caption
+			}
+		}
+		m.f("![%s](%s)\n\n", caption, f)
+	}
+}

@@ -1,0 +1,298 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+func TestBenchName(t *testing.T) {
+	tests := []struct {
+		config string
+		c      int
+		want   string
+	}{
+		{"linear_memory_keep_resident=64KiB", 16, "BenchmarkSweep/config=linear_memory_keep_resident=64KiB/c=16"},
+		{"a=1 b=2", 1, "BenchmarkSweep/config=a=1_b=2/c=1"},
+		{"a=0 [A/A]", 4, "BenchmarkSweep/config=a=0_[A∕A]/c=4"},
+		{"plugin=/opt/x.wasm\tb=1", 8, "BenchmarkSweep/config=plugin=∕opt∕x.wasm_b=1/c=8"},
+	}
+	for _, tt := range tests {
+		got := BenchName(sweep.Window{Config: tt.config, Concurrency: tt.c})
+		if got != tt.want {
+			t.Errorf("BenchName(%q) = %q, want %q", tt.config, got, tt.want)
+		}
+		if strings.Count(got, "/") != 2 {
+			t.Errorf("BenchName(%q) = %q: want exactly two sub-benchmark separators", tt.config, got)
+		}
+	}
+}
+
+func TestBenchValues(t *testing.T) {
+	ws := []sweep.Window{
+		{Config: "a=1", Concurrency: 16, Seconds: 2, Requests: 8000, RPS: 4000, SuccessRPS: 3990, CPUUsPerReq: 370.25, P99Ms: 4.5},
+		{Config: "a=1", Concurrency: 16, Failed: true, FailReason: "server exited"},
+		{Config: "a=1", Concurrency: 32, Seconds: 2, Requests: 0},
+	}
+	var buf bytes.Buffer
+	if err := Bench(&buf, sweep.Summary{Environment: sweep.Environment{CPUModel: "Some  CPU\n@ 2GHz"}}, ws); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		"pkg: sweep\n",
+		"cpu: Some CPU @ 2GHz\n",
+		"Unit rps better=higher\n",
+		"BenchmarkSweep/config=a=1/c=16 8000 250000 ns/op 370.25 cpu-µs/req 4000 rps 3990 success-rps 4.5 p99-ms\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("results.bench lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "\nBenchmark"); n != 1 {
+		t.Errorf("%d result lines, want 1 (failed and empty windows have no per-request figures):\n%s", n, out)
+	}
+}
+
+func TestCSVFields(t *testing.T) {
+	w := sweep.Window{
+		Config: "a=1 b=x", Point: sweep.Point{"a": "1", "b": "x"}, Concurrency: 4, Round: 2,
+		Start:    time.Date(2026, 12, 1, 10, 0, 0, 5, time.UTC),
+		Requests: 100, Success: 90,
+		StatusCodes: map[string]int64{"502": 7, "200": 90}, TransportErrors: map[string]int64{"timeout": 1, "eof": 2},
+		StderrTail: "panic: \"x\",\nline two",
+	}
+	other := sweep.Window{Config: "c=2", Point: sweep.Point{"c": "2"}}
+	var buf bytes.Buffer
+	if err := CSV(&buf, []sweep.Window{w, other}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 {
+		t.Fatalf("%d rows, want 3", len(rows))
+	}
+	get := func(row int, col string) string {
+		for i, h := range rows[0] {
+			if h == col {
+				return rows[row][i]
+			}
+		}
+		t.Fatalf("no column %q in %v", col, rows[0])
+		return ""
+	}
+	for _, tt := range []struct {
+		row       int
+		col, want string
+	}{
+		{1, "config", "a=1 b=x"},
+		{1, "point.a", "1"},
+		{1, "point.b", "x"},
+		{1, "point.c", ""},
+		{2, "point.c", "2"},
+		{1, "concurrency", "4"},
+		{1, "start", "2026-12-01T10:00:00.000000005Z"},
+		{1, "status_codes", "200:90;502:7"},
+		{1, "transport_errors", "eof:2;timeout:1"},
+		{1, "stderr_tail", "panic: \"x\",\nline two"},
+		{1, "failed", "false"},
+		{2, "start", ""},
+	} {
+		if got := get(tt.row, tt.col); got != tt.want {
+			t.Errorf("row %d %s = %q, want %q", tt.row, tt.col, got, tt.want)
+		}
+	}
+}
+
+func TestShortLabels(t *testing.T) {
+	long := []series{
+		{Config: "linear_memory_keep_resident=256KiB table_keep_resident=256KiB", Cells: []sweep.Cell{{Point: sweep.Point{"linear_memory_keep_resident": "256KiB", "table_keep_resident": "256KiB"}}}},
+		{Config: "linear_memory_keep_resident=0 table_keep_resident=0 [A/A]", AA: true, Cells: []sweep.Cell{{Point: sweep.Point{"linear_memory_keep_resident": "0", "table_keep_resident": "0"}}}},
+	}
+	got := shortLabels(long)
+	want := []string{"memory_keep_resident=256KiB table_keep_resident=256KiB", "memory_keep_resident=0 table_keep_resident=0 [A/A]"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("shortLabels[%d] = %q, want %q", i, got[i], want[i])
+		}
+	}
+	short := []series{{Config: "total_memories=16"}}
+	if got := shortLabels(short); got[0] != "total_memories=16" {
+		t.Errorf("short label changed to %q", got[0])
+	}
+	if got := cutMiddle(strings.Repeat("x", 100), 11); len([]rune(got)) != 11 || !strings.Contains(got, "…") {
+		t.Errorf("cutMiddle = %q", got)
+	}
+}
+
+func TestFormat(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{pct(0), "0%"},
+		{pct(0.042), "4.20%"},
+		{pct(0.00001), "<0.01%"},
+		{change(-0.123), "−12.3%"},
+		{change(0.5), "+50.0%"},
+		{change(-0.00001), "0.0%"},
+		{interval(-0.1, 0.02), "[−10.0%, +2.0%]"},
+		{thousands(1234567.4), "1,234,567"},
+		{thousands(999), "999"},
+		{rps(45.25), "45.2"},
+		{ms(0.4567), "0.46"},
+		{ms(123.4), "123"},
+		{human(12500), "12.5k"},
+		{human(2.5e6), "2.5M"},
+		{human(250), "250"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestHumanTicks(t *testing.T) {
+	tests := []struct {
+		min, max float64
+		labels   string
+	}{
+		{0, 1000, "0 200 400 600 800 1000"},
+		{0, 33000, "0 10k 20k 30k"},
+		{-30, 150, "0 50 100 150"},
+		{-4, 4, "−4 −2 0 2 4"},
+		{0, 1.15, "0 0.25 0.5 0.75 1"},
+	}
+	for _, tt := range tests {
+		var ls []string
+		for _, tk := range (humanTicks{}).Ticks(tt.min, tt.max) {
+			if tk.Label != "" {
+				ls = append(ls, tk.Label)
+			}
+		}
+		if got := strings.Join(ls, " "); got != tt.labels {
+			t.Errorf("ticks on [%g, %g] = %q, want %q", tt.min, tt.max, got, tt.labels)
+		}
+	}
+}
+
+// TestMarkdownContent checks the sentences a reader acts on, beyond the
+// golden comparison.
+func TestMarkdownContent(t *testing.T) {
+	tests := []struct {
+		fixture string
+		want    []string
+		notWant []string
+	}{
+		{"cliff", []string{
+			"> **Incomplete run.** Only 77 of 80 planned windows were measured",
+			"- `total_memories=16` fails from c=32 on: 4.20% errors; RPS there is not saturation.",
+			"past its capacity cliff (c=32): errors distort CPU/req and RPS",
+			"**Keep the baseline `total_memories=1000`.**",
+		}, []string{"CPU/req better"}},
+		{"five-by-four", []string{
+			"- `linear_memory_keep_resident=2MiB`: −21% CPU/req at c=1, +86% at c=4 — cheaper single-threaded, costlier at c=4",
+			"![Effect of each setting on CPU per request",
+			"| `linear_memory_keep_resident=2MiB` |",
+		}, []string{"Incomplete run", "heatmap.png"}},
+		{"one-config", []string{
+			"This run had no A/A control",
+			"**Keep the baseline `linear_memory_keep_resident=0`.** It is the only config in this run",
+			"- Grid: 1 config over `linear_memory_keep_resident`",
+			"**few_rounds**",
+		}, []string{"tradeoff.png"}},
+		{"twelve-configs", []string{
+			"**Use `linear_memory_keep_resident=0 max_unused_warm_slots=1000`**: −1.3% CPU per request vs the baseline",
+			"![Objective vs baseline over both grid axes at the target concurrency](heatmap.png)",
+			"- **generator_bound** in 26 cells (at c=64, 128)",
+		}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			s, err := ReadSummary(filepath.Join("testdata", tt.fixture, SummaryJSON))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs, err := drawCharts(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var files []string
+			for _, c := range cs {
+				files = append(files, c.File)
+			}
+			var buf bytes.Buffer
+			if err := Markdown(&buf, s, files); err != nil {
+				t.Fatal(err)
+			}
+			md := buf.String()
+			for _, w := range tt.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("summary.md lacks %q", w)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(md, w) {
+					t.Errorf("summary.md contains %q", w)
+				}
+			}
+		})
+	}
+}
+
+func TestChartsEmptyRun(t *testing.T) {
+	dir := t.TempDir()
+	files, err := Charts(dir, sweep.Summary{Name: "empty"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 0 {
+		t.Errorf("charts for a run without cells: %v", files)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 0 {
+		t.Errorf("files written: %d", len(entries))
+	}
+}
+
+func ExampleBenchName() {
+	w := sweep.Window{Config: "linear_memory_keep_resident=0 [A/A]", Concurrency: 16}
+	fmt.Println(BenchName(w))
+	// Output: BenchmarkSweep/config=linear_memory_keep_resident=0_[A∕A]/c=16
+}
+
+// TestChartsUnmeasured draws a run whose cells have no windows yet (the
+// run was interrupted before the first level finished): charts still
+// render, with every config in the legend and no data drawn.
+func TestChartsUnmeasured(t *testing.T) {
+	s, err := ReadSummary(filepath.Join("testdata", "two-axis", SummaryJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range s.Cells {
+		s.Cells[i] = sweep.Cell{Config: s.Cells[i].Config, Point: s.Cells[i].Point, Baseline: s.Cells[i].Baseline,
+			AA: s.Cells[i].AA, Concurrency: s.Cells[i].Concurrency}
+	}
+	s.Cliffs, s.Tradeoffs, s.Recommendation = nil, nil, nil
+	cs, err := drawCharts(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != len(chartSpecs) {
+		t.Errorf("%d charts, want %d", len(cs), len(chartSpecs))
+	}
+	var buf bytes.Buffer
+	if err := Markdown(&buf, s, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "not measured") {
+		t.Error("summary.md does not say the cells were not measured")
+	}
+}

@@ -1,0 +1,254 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+var bandColor = color.Gray{Y: 218}
+
+// candidates are the series compared against the baseline: neither the
+// baseline itself nor its A/A twin.
+func candidates(ss []series) []series {
+	var out []series
+	for _, s := range ss {
+		if !s.Baseline && !s.AA {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// aaBand returns the A/A noise band for metric at concurrency c, taken
+// from the baseline's cell when it carries one, else from any cell.
+func aaBand(s sweep.Summary, c int, metric string) (sweep.Band, bool) {
+	var found *sweep.Band
+	for _, x := range s.Cells {
+		if x.Concurrency != c {
+			continue
+		}
+		if b, ok := x.AABand[metric]; ok {
+			if x.Baseline {
+				return b, true
+			}
+			if found == nil {
+				found = &b
+			}
+		}
+	}
+	if found == nil {
+		return sweep.Band{}, false
+	}
+	return *found, true
+}
+
+// detected reports whether a verdict is a real effect.
+func detected(d sweep.Delta) bool {
+	return d.Verdict == sweep.VerdictBetter || d.Verdict == sweep.VerdictWorse
+}
+
+// rect is the closed ring of an axis-aligned rectangle.
+func rect(x0, x1, y0, y1 float64) plotter.XYs {
+	return plotter.XYs{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+}
+
+// filled returns a filled rectangle.
+func filled(r plotter.XYs, fill, edge color.Color, edgeWidth vg.Length) (*plotter.Polygon, error) {
+	p, err := plotter.NewPolygon(r)
+	if err != nil {
+		return nil, err
+	}
+	p.Color = fill
+	p.LineStyle = draw.LineStyle{Color: edge, Width: edgeWidth}
+	if edge == nil {
+		p.LineStyle.Width = 0
+	}
+	return p, nil
+}
+
+// tradeoffChart is tradeoff.png, the headline: per concurrency level, one
+// bar per candidate config with its paired median change in CPU per
+// request vs the baseline (whiskers q1..q3), over the A/A noise band in
+// grey. Effects that are not detectable are drawn faded, so a setting
+// that is cheaper alone and costlier together shows as a solid bar below
+// zero at the lowest level and a solid bar above zero further right. It
+// returns nil when there is nothing to compare.
+func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
+	cands := candidates(ss)
+	if len(cands) == 0 || len(lv) == 0 {
+		return nil, nil
+	}
+	const metric = sweep.MetricCPUPerReq
+	title := fmt.Sprintf("%s: CPU per request vs baseline, by concurrency (below 0 = cheaper)", s.Name)
+	if flips := flipWords(s, metric); flips != "" {
+		title += "\n" + flips
+	}
+	ch := newChart(title, "concurrency level", "change in server CPU per request vs baseline (%)")
+
+	const groupW = 0.8
+	bw := groupW / float64(len(cands))
+	anyBand, anyFaded := false, false
+	lo, hi := 0.0, 0.0
+	for i, c := range lv {
+		b, ok := aaBand(s, c, metric)
+		if !ok {
+			continue
+		}
+		anyBand = true
+		p, err := filled(rect(float64(i)-0.46, float64(i)+0.46, 100*b.Q1, 100*b.Q3), bandColor, nil, 0)
+		if err != nil {
+			return nil, err
+		}
+		ch.p.Add(p)
+		lo, hi = math.Min(lo, 100*b.Q1), math.Max(hi, 100*b.Q3)
+	}
+	ch.p.Add(hline{Y: 0, LineStyle: draw.LineStyle{Color: color.Black, Width: vg.Points(0.8)}})
+
+	annotate := len(cands)*len(lv) <= 30
+	var labels barLabels
+	for j, sr := range cands {
+		for i, c := range lv {
+			cell, ok := sr.cell(c)
+			if !ok || !measured(cell) {
+				continue
+			}
+			d, ok := cell.VsBaseline[metric]
+			if !ok {
+				continue
+			}
+			x0 := float64(i) - groupW/2 + bw*float64(j) + bw*0.08
+			x1 := x0 + bw*0.84
+			fill := sr.Color
+			if !detected(d) {
+				fill = fade(sr.Color, 0.3)
+				anyFaded = true
+			}
+			bar, err := filled(rect(x0, x1, 0, 100*d.Median), fill, sr.Color, vg.Points(0.8))
+			if err != nil {
+				return nil, err
+			}
+			ch.p.Add(bar)
+			xm := (x0 + x1) / 2
+			eb, err := plotter.NewYErrorBars(errBars{
+				plotter.XYs{{X: xm, Y: 100 * d.Median}},
+				plotter.YErrors{{Low: 100 * math.Max(d.Median-d.Q1, 0), High: 100 * math.Max(d.Q3-d.Median, 0)}},
+			})
+			if err != nil {
+				return nil, err
+			}
+			eb.Color = color.Black
+			eb.Width = vg.Points(1)
+			eb.CapWidth = vg.Points(math.Min(6, 400*bw/float64(len(lv))))
+			ch.p.Add(eb)
+			lo = math.Min(lo, 100*math.Min(d.Q1, d.Median))
+			hi = math.Max(hi, 100*math.Max(d.Q3, d.Median))
+			// Past a capacity cliff failed requests are cheap, so CPU per
+			// request looks better than it is: say so on the bar.
+			if annotate || cell.Cliff != nil {
+				y, above := 100*math.Max(d.Q3, d.Median), true
+				if d.Median < 0 {
+					y, above = 100*math.Min(d.Q1, d.Median), false
+				}
+				var text []string
+				if annotate {
+					text = append(text, change(d.Median))
+				}
+				if cell.Cliff != nil {
+					text = append(text, map[bool]string{false: "at cliff", true: "past cliff"}[cell.Cliff.Past])
+				}
+				if above { // the value goes next to the bar
+					slices.Reverse(text)
+				}
+				labels = append(labels, barLabel{X: xm, Y: y, Above: above, Text: strings.Join(text, "\n")})
+			}
+		}
+		thumb, _ := filled(rect(0, 1, 0, 1), sr.Color, sr.Color, vg.Points(0.8))
+		ch.add(sr.Legend, thumb)
+	}
+	if len(labels) > 0 {
+		ch.p.Add(labels)
+	}
+	if anyBand {
+		band, _ := filled(rect(0, 1, 0, 1), bandColor, nil, 0)
+		ch.add("grey band: A/A noise, q1..q3", band)
+	} else if s.AAConfig == "" {
+		ch.p.Title.Text += "\nno A/A control in this run: no noise band"
+	} else {
+		ch.p.Title.Text += "\nno A/A band measured: no noise band"
+	}
+	if anyFaded {
+		f, _ := filled(rect(0, 1, 0, 1), fade(keyColor, 0.3), keyColor, vg.Points(0.8))
+		ch.add("faded bar: no detectable change", f)
+	}
+	ch.add("whiskers: q1..q3 over rounds", styleKey([]vg.Length{}, 0)...)
+
+	ticks := make([]plot.Tick, len(lv))
+	for i, c := range lv {
+		ticks[i] = plot.Tick{Value: float64(i), Label: fmt.Sprintf("c=%d", c)}
+	}
+	ch.p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	ch.p.X.Min, ch.p.X.Max = -0.5, float64(len(lv))-0.5
+	pad := math.Max((hi-lo)*0.12, 1)
+	ch.p.Y.Min, ch.p.Y.Max = lo-pad, hi+pad
+	ch.p.Y.Tick.Marker = humanTicks{}
+	return ch, nil
+}
+
+// flipWords is the chart subtitle naming the configs whose effect on
+// metric flips sign between the lowest and a higher concurrency, or
+// counting them when the names would not fit on one line.
+func flipWords(s sweep.Summary, metric string) string {
+	var names []string
+	seen := map[string]bool{}
+	low := 0
+	for _, t := range s.Tradeoffs {
+		if t.Metric != metric || !t.Flip || seen[t.Config] {
+			continue
+		}
+		seen[t.Config] = true
+		names = append(names, t.Config)
+		low = t.LowConc
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	head := fmt.Sprintf("sign flips between c=%d and higher concurrency: ", low)
+	if line := head + strings.Join(names, ", "); len([]rune(line)) <= 110 {
+		return line
+	}
+	return head + fmt.Sprintf("%d settings (see summary.md)", len(names))
+}
+
+// barLabel is a value printed beyond the end of a bar's whisker.
+type barLabel struct {
+	X, Y  float64
+	Above bool
+	Text  string
+}
+
+// barLabels draws bar value labels.
+type barLabels []barLabel
+
+// Plot implements plot.Plotter.
+func (ls barLabels) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for _, l := range ls {
+		st := textStyle(8, color.Black, draw.XCenter, draw.YBottom)
+		dy := vg.Points(2)
+		if !l.Above {
+			st.YAlign = draw.YTop
+			dy = -dy
+		}
+		c.FillText(st, vg.Point{X: trX(l.X), Y: trY(l.Y) + dy}, l.Text)
+	}
+}
