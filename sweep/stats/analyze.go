@@ -63,7 +63,7 @@ type cellKey struct {
 // Analyze analyses all windows of a run (the lines of results.jsonl).
 //
 // Cells come in config order — baseline first, A/A twin second, the rest
-// in order of first appearance — and then by concurrency ascending.
+// in slot (grid) order — and then by concurrency ascending.
 // Failed windows are counted, excluded from medians and pairs, and
 // reported as "failed_windows"; if a round has several windows for one
 // cell (a re-measured window after -resume), the last good one counts.
@@ -109,7 +109,11 @@ func withDefaults(o Options, levels []int) Options {
 func (r *run) identify(ws []sweep.Window) {
 	r.baseline, r.aa = r.o.Baseline, r.o.AA
 	var seen []string
+	slot := map[string]int{} // lowest slot index of each config: grid order
 	for _, w := range ws {
+		if s, ok := slot[w.Config]; !ok || w.Slot < s {
+			slot[w.Config] = w.Slot
+		}
 		if r.baseline == "" && w.Baseline && !w.AA {
 			r.baseline = w.Config
 		}
@@ -124,6 +128,7 @@ func (r *run) identify(ws []sweep.Window) {
 		}
 	}
 	slices.Sort(r.levels)
+	slices.SortStableFunc(seen, func(a, b string) int { return slot[a] - slot[b] })
 	hasBase := r.baseline != "" && slices.Contains(seen, r.baseline)
 	if r.aa != "" && !slices.Contains(seen, r.aa) {
 		r.aa = ""
