@@ -170,6 +170,13 @@ rounds = 2
 	if tiny8.Errors5xx == 0 || tiny8.ErrorRate <= 0.001 {
 		t.Errorf("tiny pool at c=8: 5xx %d rate %.4f, want errors", tiny8.Errors5xx, tiny8.ErrorRate)
 	}
+	// The cliff is found at the right concurrency, for the right config only.
+	if len(s.Cliffs) != 1 || s.Cliffs[0].Config != "total_memories=2" || s.Cliffs[0].Concurrency != 8 {
+		t.Errorf("cliffs = %+v, want exactly total_memories=2 at c=8", s.Cliffs)
+	}
+	if tiny8.Cliff == nil || tiny8.Cliff.At != 8 {
+		t.Errorf("tiny pool c=8 cell not marked at the cliff: %+v", tiny8.Cliff)
+	}
 	// With io_wait = 5ms a request cannot take less than 5ms.
 	if base.P50Ms < 5 {
 		t.Errorf("baseline p50 %.2f ms < io_wait 5ms", base.P50Ms)

@@ -2,7 +2,7 @@
 // Wasmtime host: the pooling-allocator options (named exactly like
 // Wasmtime's C setters wasmtime_pooling_allocation_config_NAME_set),
 // memory_init_cow, and the workload knobs of the builtin "workload" plugin
-// (touch, compute, io_wait, response_bytes).
+// (initial_memory, touch, compute, io_wait, response_bytes).
 //
 // It is pure Go so that config validation can use it without cgo. Values
 // are written as strings ("64KiB", "64", "true", "1ms"); sizes are binary
@@ -57,6 +57,9 @@ type Option struct {
 	Default string
 	// min is the smallest allowed value for numeric kinds (0 allows zero).
 	min uint64
+	// max, when non-zero, is the largest allowed value; maxWhy explains it.
+	max    uint64
+	maxWhy string
 }
 
 // options is the table of every known setting in a stable order: the
@@ -99,20 +102,24 @@ var options = []Option{
 		Doc: "maximum number of elements of any table a module defines"},
 	{Name: "max_memories_per_module", Kind: Count, Default: "1", min: 1,
 		Doc: "maximum number of linear memories a core module may define"},
-	{Name: "max_memory_size", Kind: Size, Default: "4GiB", min: 64 << 10,
-		Doc: "maximum bytes any linear memory may grow to (at least one 64KiB wasm page)"},
+	{Name: "max_memory_size", Kind: Size, Default: "4GiB", min: 64 << 10, max: 4 << 30,
+		maxWhy: "Wasmtime's memory reservation per linear memory; a larger value makes engine creation abort",
+		Doc:    "maximum bytes any linear memory may grow to (one 64KiB wasm page up to 4GiB)"},
 	{Name: "total_gc_heaps", Kind: Count, Default: "1000", min: 1,
 		Doc: "maximum number of concurrently live GC heaps"},
 	{Name: "memory_init_cow", Kind: Bool, Default: "true",
 		Doc: "initialise linear memory copy-on-write from a memory image of the module's data segments"},
+	{Name: "initial_memory", Kind: Size, Knob: true, Default: "1088KiB", min: 64 << 10, max: 4 << 30,
+		maxWhy: "a 32-bit linear memory",
+		Doc:    "workload: initial linear memory, raised to hold touch and response_bytes; the default, 17 pages, is the layout of a Rust wasm32 module with its 1MiB stack"},
 	{Name: "touch", Kind: Size, Knob: true, Default: "0",
-		Doc: "workload: bytes of linear memory written per request (past the data segment; memory grows as needed)"},
+		Doc: "workload: bytes of linear memory written per request, from address 0 (the data segment page included); the initial memory is sized to hold them"},
 	{Name: "compute", Kind: Int, Knob: true, Default: "0",
 		Doc: "workload: units of pure integer CPU work per request; one unit is 1000 dependent rounds of a 64-bit xorshift-multiply step"},
 	{Name: "io_wait", Kind: Duration, Knob: true, Default: "0s",
 		Doc: "workload: time spent sleeping in a host call per request while the instance stays live"},
 	{Name: "response_bytes", Kind: Size, Knob: true, Default: "0",
-		Doc: "workload: bytes of response body per request"},
+		Doc: "workload: bytes of response body per request (written at address 0 of linear memory)"},
 }
 
 var byName = func() map[string]int {

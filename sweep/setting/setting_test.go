@@ -23,8 +23,8 @@ func TestOptionsTable(t *testing.T) {
 		"max_memory_size", "total_gc_heaps",
 	}
 	opts := Options()
-	if len(opts) != len(pooling)+1+4 {
-		t.Fatalf("got %d options, want %d", len(opts), len(pooling)+5)
+	if len(opts) != len(pooling)+1+5 {
+		t.Fatalf("got %d options, want %d", len(opts), len(pooling)+6)
 	}
 	for i, name := range pooling {
 		if opts[i].Name != name || opts[i].Knob {
@@ -41,7 +41,7 @@ func TestOptionsTable(t *testing.T) {
 		}
 		s.field(o.Name) // panics if an option has no field
 	}
-	for _, knob := range []string{"touch", "compute", "io_wait", "response_bytes"} {
+	for _, knob := range []string{"initial_memory", "touch", "compute", "io_wait", "response_bytes"} {
 		if o, _ := Lookup(knob); !o.Knob {
 			t.Errorf("%s is not marked as a knob", knob)
 		}
@@ -72,7 +72,8 @@ func TestValidate(t *testing.T) {
 		{"decommit_batch_size", "16", ""},
 		{"table_elements", "0", ""},
 		{"table_elements", "x", `table_elements = "x": want a non-negative integer`},
-		{"max_memory_size", "1KiB", `max_memory_size = "1KiB": want a number of bytes or a size with a binary unit B, KiB, MiB, GiB, TiB (e.g. "64KiB") of at least 64KiB`},
+		{"max_memory_size", "1KiB", `max_memory_size = "1KiB": want a number of bytes or a size with a binary unit B, KiB, MiB, GiB, TiB (e.g. "64KiB") from 64KiB to 4GiB (Wasmtime's memory reservation`},
+		{"max_memory_size", "8GiB", `max_memory_size = "8GiB": want a number of bytes or a size with a binary unit B, KiB, MiB, GiB, TiB (e.g. "64KiB") from 64KiB to 4GiB`},
 		{"max_memory_size", "4GiB", ""},
 		{"memory_init_cow", "true", ""},
 		{"memory_init_cow", "false", ""},
@@ -84,6 +85,8 @@ func TestValidate(t *testing.T) {
 		{"compute", "100", ""},
 		{"compute", "1.5", `compute = "1.5": want a non-negative integer`},
 		{"touch", "64KiB", ""},
+		{"initial_memory", "2MiB", ""},
+		{"initial_memory", "0", `initial_memory = "0": want a number of bytes or a size with a binary unit B, KiB, MiB, GiB, TiB (e.g. "64KiB") from 64KiB to 4GiB (a 32-bit linear memory)`},
 		{"response_bytes", "1k", `response_bytes = "1k"`},
 		{"linear_memory_keep_resdent", "0", `unknown setting "linear_memory_keep_resdent"; did you mean linear_memory_keep_resident?`},
 		{"total_memory", "1", `did you mean total_memories`},

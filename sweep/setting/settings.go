@@ -37,6 +37,9 @@ type Settings struct {
 
 	MemoryInitCOW *bool
 
+	// InitialMemory is the workload's initial linear memory; nil keeps
+	// the default (1088KiB).
+	InitialMemory *units.Size
 	// Touch is the number of bytes of linear memory dirtied per request.
 	Touch units.Size
 	// Compute is the number of compute units per request (see Options).
@@ -94,6 +97,8 @@ func (s *Settings) field(name string) any {
 		return &s.TotalGCHeaps
 	case "memory_init_cow":
 		return &s.MemoryInitCOW
+	case "initial_memory":
+		return &s.InitialMemory
 	case "touch":
 		return &s.Touch
 	case "compute":

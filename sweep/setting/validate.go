@@ -57,7 +57,10 @@ func (o Option) allowed() string {
 		return "want a non-negative integer"
 	case Size:
 		s := `want a number of bytes or a size with a binary unit B, KiB, MiB, GiB, TiB (e.g. "64KiB")`
-		if o.min > 0 {
+		switch {
+		case o.min > 0 && o.max > 0:
+			s += fmt.Sprintf(" from %s to %s (%s)", units.Size(o.min), units.Size(o.max), o.maxWhy)
+		case o.min > 0:
 			s += fmt.Sprintf(" of at least %s", units.Size(o.min))
 		}
 		return s
@@ -95,7 +98,7 @@ func (o Option) parse(value string) (any, error) {
 		return n, nil
 	case Size:
 		n, err := units.ParseSize(v)
-		if err != nil || uint64(n) < o.min {
+		if err != nil || uint64(n) < o.min || (o.max > 0 && uint64(n) > o.max) {
 			return nil, fail(err)
 		}
 		return n, nil

@@ -1,34 +1,66 @@
 package wasmhost
 
 // This file is the only place in sweep that uses cgo and unsafe. It reaches
-// two parts of Wasmtime's C API that wasmtime-go v39 does not wrap:
+// the parts of Wasmtime's C API that wasmtime-go v39 does not wrap, or
+// wraps too expensively for the per-request path:
 //
 //   - the pooling allocator (wasmtime_pooling_allocation_config_*_set and
-//     wasmtime_pooling_allocation_strategy_set, from wasmtime/config.h);
-//   - WASI stdin from bytes and stdout to a callback
-//     (wasi_config_set_stdin_bytes, wasi_config_set_stdout_custom, wasi.h).
+//     wasmtime_pooling_allocation_strategy_set, wasmtime/config.h);
+//   - WASI stdin from bytes and stdout to a callback (wasi.h);
+//   - the request path: InstancePre (wasmtime_linker_instantiate_pre,
+//     wasmtime_instance_pre_instantiate), export lookup, raw calls
+//     (wasmtime_func_call_unchecked) and linear memory access. wasmtime-go
+//     allocates finalizer-carrying wrappers for every export lookup and
+//     call (Extern, FuncType), which cost more than instantiation itself.
 //
 // The prototypes are declared here rather than by including Wasmtime's
 // headers; the symbols resolve at link time from the libwasmtime.a that
-// wasmtime-go links in. The C objects are taken from wasmtime-go's wrappers
-// (*wasmtime.Config and *wasmtime.WasiConfig), whose only field is the C
-// pointer; cPointer checks that layout before reading it.
+// wasmtime-go links in. Structs passed by value are declared with the
+// layout of Wasmtime 39's headers and treated as opaque; their sizes are
+// checked against wasmtime-go's own Go types at init. C objects owned by
+// wasmtime-go (Config, WasiConfig, Linker, Module) are read from the
+// wrapper's first field, _ptr; wrapperPointer checks that layout by
+// reflection before reading it. Stores are still created and closed by
+// wasmtime-go, so that its host-function trampolines find their data.
 //
 // Because this file has an //export, its preamble holds declarations only.
 
 /*
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 typedef struct wasm_config_t wasm_config_t;
 typedef struct wasi_config_t wasi_config_t;
 typedef struct wasmtime_pooling_allocation_config_t pool_t;
+typedef struct wasmtime_linker wasmtime_linker_t;
+typedef struct wasmtime_module wasmtime_module_t;
+typedef struct wasmtime_context wasmtime_context_t;
+typedef struct wasmtime_instance_pre wasmtime_instance_pre_t;
+typedef struct wasmtime_error wasmtime_error_t;
+typedef struct wasm_trap_t wasm_trap_t;
 typedef struct wasm_byte_vec_t { size_t size; uint8_t *data; } wasm_byte_vec_t;
+
+// Layouts of Wasmtime 39 (wasmtime/instance.h, extern.h, val.h).
+typedef struct wasmtime_instance { uint64_t store_id; size_t private_; } wasmtime_instance_t;
+typedef struct wasmtime_func { uint64_t store_id; void *private_; } wasmtime_func_t;
+typedef struct wasmtime_memory { struct { uint64_t store_id; uint32_t private1; } s; uint32_t private2; } wasmtime_memory_t;
+typedef struct wasmtime_global { uint64_t store_id; uint32_t p1, p2, p3; } wasmtime_global_t;
+typedef union wasmtime_extern_union {
+	wasmtime_func_t func;
+	wasmtime_global_t global;
+	wasmtime_memory_t memory;
+	void *sharedmemory;
+} wasmtime_extern_union_t;
+typedef struct wasmtime_extern { uint8_t kind; wasmtime_extern_union_t of; } wasmtime_extern_t;
+typedef union wasmtime_val_raw {
+	int32_t i32; int64_t i64; float f32; double f64; uint8_t v128[16];
+	uint32_t anyref; uint32_t externref; void *funcref;
+} wasmtime_val_raw_t;
 
 pool_t *wasmtime_pooling_allocation_config_new(void);
 void wasmtime_pooling_allocation_config_delete(pool_t *);
 void wasmtime_pooling_allocation_strategy_set(wasm_config_t *, const pool_t *);
-
 void wasmtime_pooling_allocation_config_max_unused_warm_slots_set(pool_t *, uint32_t);
 void wasmtime_pooling_allocation_config_decommit_batch_size_set(pool_t *, size_t);
 void wasmtime_pooling_allocation_config_async_stack_keep_resident_set(pool_t *, size_t);
@@ -51,17 +83,44 @@ void wasmtime_pooling_allocation_config_max_memory_size_set(pool_t *, size_t);
 void wasmtime_pooling_allocation_config_total_gc_heaps_set(pool_t *, uint32_t);
 
 void wasm_byte_vec_new(wasm_byte_vec_t *out, size_t, const uint8_t *);
+void wasm_byte_vec_delete(wasm_byte_vec_t *);
 void wasi_config_set_stdin_bytes(wasi_config_t *, wasm_byte_vec_t *);
-typedef ptrdiff_t (*sweep_write_fn)(void *, unsigned char *, size_t);
-void wasi_config_set_stdout_custom(wasi_config_t *, sweep_write_fn, void *, void (*)(void *));
-
+// The callback's user data is declared uintptr_t instead of void * so that
+// a cgo.Handle (an integer) can be passed without a pointer conversion;
+// both are one register-sized scalar in every 64-bit C ABI.
+typedef ptrdiff_t (*sweep_write_fn)(uintptr_t, unsigned char *, size_t);
+void wasi_config_set_stdout_custom(wasi_config_t *, sweep_write_fn, uintptr_t, void (*)(uintptr_t));
 // Defined by the //export below.
-ptrdiff_t sweepStdoutWrite(void *, unsigned char *, size_t);
+ptrdiff_t sweepStdoutWrite(uintptr_t, unsigned char *, size_t);
+
+wasmtime_error_t *wasmtime_linker_instantiate_pre(const wasmtime_linker_t *, const wasmtime_module_t *, wasmtime_instance_pre_t **);
+void wasmtime_instance_pre_delete(wasmtime_instance_pre_t *);
+wasmtime_error_t *wasmtime_instance_pre_instantiate(const wasmtime_instance_pre_t *, wasmtime_context_t *, wasmtime_instance_t *, wasm_trap_t **);
+bool wasmtime_instance_export_get(wasmtime_context_t *, const wasmtime_instance_t *, const char *, size_t, wasmtime_extern_t *);
+wasmtime_error_t *wasmtime_func_call_unchecked(wasmtime_context_t *, const wasmtime_func_t *, wasmtime_val_raw_t *, size_t, wasm_trap_t **);
+uint8_t *wasmtime_memory_data(const wasmtime_context_t *, const wasmtime_memory_t *);
+size_t wasmtime_memory_data_size(const wasmtime_context_t *, const wasmtime_memory_t *);
+
+typedef struct wasmtime_caller wasmtime_caller_t;
+typedef struct wasm_functype_t wasm_functype_t;
+typedef wasm_trap_t *(*sweep_host_fn)(uintptr_t, wasmtime_caller_t *, wasmtime_val_raw_t *, size_t);
+wasmtime_error_t *wasmtime_linker_define_func_unchecked(wasmtime_linker_t *, const char *, size_t,
+	const char *, size_t, const wasm_functype_t *, sweep_host_fn, uintptr_t, void (*)(uintptr_t));
+// Defined by the //export below.
+wasm_trap_t *sweepHostParam(uintptr_t, wasmtime_caller_t *, wasmtime_val_raw_t *, size_t);
+
+void wasmtime_error_message(const wasmtime_error_t *, wasm_byte_vec_t *);
+bool wasmtime_error_exit_status(const wasmtime_error_t *, int *);
+void wasmtime_error_delete(wasmtime_error_t *);
+void wasm_trap_message(const wasm_trap_t *, wasm_byte_vec_t *);
+bool wasmtime_trap_code(const wasm_trap_t *, uint8_t *);
+void wasm_trap_delete(wasm_trap_t *);
 */
 import "C"
 
 import (
-	"errors"
+	"fmt"
+	"reflect"
 	"runtime"
 	"runtime/cgo"
 	"unsafe"
@@ -71,16 +130,37 @@ import (
 	"github.com/sweep-dev/sweep/sweep/setting"
 )
 
-// cPointer returns the C pointer held by a wasmtime-go wrapper whose only
-// field is that pointer. obj must be a pointer to such a struct.
-func cPointer[T any](obj *T) (unsafe.Pointer, error) {
-	var zero T
-	if unsafe.Sizeof(zero) != unsafe.Sizeof(uintptr(0)) {
-		return nil, errors.New("wasmtime-go layout changed: wrapper is not one pointer wide")
+// Extern kinds and the epoch-interrupt trap code of Wasmtime 39.
+const (
+	externFunc    = 0
+	externMemory  = 3
+	trapInterrupt = 10
+)
+
+// The opaque structs must have the size wasmtime-go compiled them with.
+func init() {
+	check := func(name string, ours uintptr, goType any) {
+		if theirs := reflect.TypeOf(goType).Size(); ours != theirs {
+			panic(fmt.Sprintf("wasmhost: %s is %d bytes here but %d in wasmtime-go; update capi_cgo.go", name, ours, theirs))
+		}
+	}
+	check("wasmtime_instance_t", unsafe.Sizeof(C.wasmtime_instance_t{}), wasmtime.Instance{})
+	check("wasmtime_func_t", unsafe.Sizeof(C.wasmtime_func_t{}), wasmtime.Func{})
+	check("wasmtime_memory_t", unsafe.Sizeof(C.wasmtime_memory_t{}), wasmtime.Memory{})
+	check("wasmtime_global_t", unsafe.Sizeof(C.wasmtime_global_t{}), wasmtime.Global{})
+}
+
+// wrapperPointer returns the C pointer in the first field, _ptr, of a
+// wasmtime-go wrapper struct such as *wasmtime.Config.
+func wrapperPointer[T any](obj *T) (unsafe.Pointer, error) {
+	t := reflect.TypeFor[T]()
+	if t.Kind() != reflect.Struct || t.NumField() == 0 || t.Field(0).Name != "_ptr" ||
+		t.Field(0).Type.Kind() != reflect.Pointer || t.Field(0).Offset != 0 {
+		return nil, fmt.Errorf("wasmtime-go layout changed: %s has no leading _ptr field", t)
 	}
 	p := *(*unsafe.Pointer)(unsafe.Pointer(obj))
 	if p == nil {
-		return nil, errors.New("wasmtime-go object already consumed or closed")
+		return nil, fmt.Errorf("%s already consumed or closed", t)
 	}
 	return p, nil
 }
@@ -88,63 +168,72 @@ func cPointer[T any](obj *T) (unsafe.Pointer, error) {
 // applyPooling switches cfg to the pooling allocator, configured with the
 // pooling fields of s that are set; unset fields keep Wasmtime's defaults.
 func applyPooling(cfg *wasmtime.Config, s *setting.Settings) error {
-	p, err := cPointer(cfg)
+	p, err := wrapperPointer(cfg)
 	if err != nil {
 		return err
 	}
 	pc := C.wasmtime_pooling_allocation_config_new()
 	defer C.wasmtime_pooling_allocation_config_delete(pc)
-	u32 := func(v *uint32, set func(*C.pool_t, C.uint32_t)) {
-		if v != nil {
-			set(pc, C.uint32_t(*v))
-		}
+	if s.MaxUnusedWarmSlots != nil {
+		C.wasmtime_pooling_allocation_config_max_unused_warm_slots_set(pc, C.uint32_t(*s.MaxUnusedWarmSlots))
 	}
-	sz := func(v *uint64, set func(*C.pool_t, C.size_t)) {
-		if v != nil {
-			set(pc, C.size_t(*v))
-		}
+	if s.DecommitBatchSize != nil {
+		C.wasmtime_pooling_allocation_config_decommit_batch_size_set(pc, C.size_t(*s.DecommitBatchSize))
 	}
-	sizeOf := func(v interface{ Bytes() uint64 }) *uint64 { return nil }
-	_ = sizeOf
-	u32(s.MaxUnusedWarmSlots, func(p *C.pool_t, v C.uint32_t) { C.wasmtime_pooling_allocation_config_max_unused_warm_slots_set(p, v) })
-	sz(s.DecommitBatchSize, func(p *C.pool_t, v C.size_t) { C.wasmtime_pooling_allocation_config_decommit_batch_size_set(p, v) })
-	sz(bytes(s.AsyncStackKeepResident), func(p *C.pool_t, v C.size_t) {
-		C.wasmtime_pooling_allocation_config_async_stack_keep_resident_set(p, v)
-	})
-	sz(bytes(s.LinearMemoryKeepResident), func(p *C.pool_t, v C.size_t) {
-		C.wasmtime_pooling_allocation_config_linear_memory_keep_resident_set(p, v)
-	})
-	sz(bytes(s.TableKeepResident), func(p *C.pool_t, v C.size_t) { C.wasmtime_pooling_allocation_config_table_keep_resident_set(p, v) })
-	u32(s.TotalComponentInstances, func(p *C.pool_t, v C.uint32_t) {
-		C.wasmtime_pooling_allocation_config_total_component_instances_set(p, v)
-	})
-	sz(bytes(s.MaxComponentInstanceSize), func(p *C.pool_t, v C.size_t) {
-		C.wasmtime_pooling_allocation_config_max_component_instance_size_set(p, v)
-	})
-	u32(s.MaxCoreInstancesPerComponent, func(p *C.pool_t, v C.uint32_t) {
-		C.wasmtime_pooling_allocation_config_max_core_instances_per_component_set(p, v)
-	})
-	u32(s.MaxMemoriesPerComponent, func(p *C.pool_t, v C.uint32_t) {
-		C.wasmtime_pooling_allocation_config_max_memories_per_component_set(p, v)
-	})
-	u32(s.MaxTablesPerComponent, func(p *C.pool_t, v C.uint32_t) {
-		C.wasmtime_pooling_allocation_config_max_tables_per_component_set(p, v)
-	})
-	u32(s.TotalMemories, func(p *C.pool_t, v C.uint32_t) { C.wasmtime_pooling_allocation_config_total_memories_set(p, v) })
-	u32(s.TotalTables, func(p *C.pool_t, v C.uint32_t) { C.wasmtime_pooling_allocation_config_total_tables_set(p, v) })
-	u32(s.TotalStacks, func(p *C.pool_t, v C.uint32_t) { C.wasmtime_pooling_allocation_config_total_stacks_set(p, v) })
-	u32(s.TotalCoreInstances, func(p *C.pool_t, v C.uint32_t) { C.wasmtime_pooling_allocation_config_total_core_instances_set(p, v) })
-	sz(bytes(s.MaxCoreInstanceSize), func(p *C.pool_t, v C.size_t) {
-		C.wasmtime_pooling_allocation_config_max_core_instance_size_set(p, v)
-	})
-	u32(s.MaxTablesPerModule, func(p *C.pool_t, v C.uint32_t) { C.wasmtime_pooling_allocation_config_max_tables_per_module_set(p, v) })
-	sz(s.TableElements, func(p *C.pool_t, v C.size_t) { C.wasmtime_pooling_allocation_config_table_elements_set(p, v) })
-	u32(s.MaxMemoriesPerModule, func(p *C.pool_t, v C.uint32_t) {
-		C.wasmtime_pooling_allocation_config_max_memories_per_module_set(p, v)
-	})
-	sz(bytes(s.MaxMemorySize), func(p *C.pool_t, v C.size_t) { C.wasmtime_pooling_allocation_config_max_memory_size_set(p, v) })
-	u32(s.TotalGCHeaps, func(p *C.pool_t, v C.uint32_t) { C.wasmtime_pooling_allocation_config_total_gc_heaps_set(p, v) })
-
+	if s.AsyncStackKeepResident != nil {
+		C.wasmtime_pooling_allocation_config_async_stack_keep_resident_set(pc, C.size_t(*s.AsyncStackKeepResident))
+	}
+	if s.LinearMemoryKeepResident != nil {
+		C.wasmtime_pooling_allocation_config_linear_memory_keep_resident_set(pc, C.size_t(*s.LinearMemoryKeepResident))
+	}
+	if s.TableKeepResident != nil {
+		C.wasmtime_pooling_allocation_config_table_keep_resident_set(pc, C.size_t(*s.TableKeepResident))
+	}
+	if s.TotalComponentInstances != nil {
+		C.wasmtime_pooling_allocation_config_total_component_instances_set(pc, C.uint32_t(*s.TotalComponentInstances))
+	}
+	if s.MaxComponentInstanceSize != nil {
+		C.wasmtime_pooling_allocation_config_max_component_instance_size_set(pc, C.size_t(*s.MaxComponentInstanceSize))
+	}
+	if s.MaxCoreInstancesPerComponent != nil {
+		C.wasmtime_pooling_allocation_config_max_core_instances_per_component_set(pc, C.uint32_t(*s.MaxCoreInstancesPerComponent))
+	}
+	if s.MaxMemoriesPerComponent != nil {
+		C.wasmtime_pooling_allocation_config_max_memories_per_component_set(pc, C.uint32_t(*s.MaxMemoriesPerComponent))
+	}
+	if s.MaxTablesPerComponent != nil {
+		C.wasmtime_pooling_allocation_config_max_tables_per_component_set(pc, C.uint32_t(*s.MaxTablesPerComponent))
+	}
+	if s.TotalMemories != nil {
+		C.wasmtime_pooling_allocation_config_total_memories_set(pc, C.uint32_t(*s.TotalMemories))
+	}
+	if s.TotalTables != nil {
+		C.wasmtime_pooling_allocation_config_total_tables_set(pc, C.uint32_t(*s.TotalTables))
+	}
+	if s.TotalStacks != nil {
+		C.wasmtime_pooling_allocation_config_total_stacks_set(pc, C.uint32_t(*s.TotalStacks))
+	}
+	if s.TotalCoreInstances != nil {
+		C.wasmtime_pooling_allocation_config_total_core_instances_set(pc, C.uint32_t(*s.TotalCoreInstances))
+	}
+	if s.MaxCoreInstanceSize != nil {
+		C.wasmtime_pooling_allocation_config_max_core_instance_size_set(pc, C.size_t(*s.MaxCoreInstanceSize))
+	}
+	if s.MaxTablesPerModule != nil {
+		C.wasmtime_pooling_allocation_config_max_tables_per_module_set(pc, C.uint32_t(*s.MaxTablesPerModule))
+	}
+	if s.TableElements != nil {
+		C.wasmtime_pooling_allocation_config_table_elements_set(pc, C.size_t(*s.TableElements))
+	}
+	if s.MaxMemoriesPerModule != nil {
+		C.wasmtime_pooling_allocation_config_max_memories_per_module_set(pc, C.uint32_t(*s.MaxMemoriesPerModule))
+	}
+	if s.MaxMemorySize != nil {
+		C.wasmtime_pooling_allocation_config_max_memory_size_set(pc, C.size_t(*s.MaxMemorySize))
+	}
+	if s.TotalGCHeaps != nil {
+		C.wasmtime_pooling_allocation_config_total_gc_heaps_set(pc, C.uint32_t(*s.TotalGCHeaps))
+	}
 	C.wasmtime_pooling_allocation_strategy_set((*C.wasm_config_t)(p), pc)
 	runtime.KeepAlive(cfg)
 	return nil
@@ -154,7 +243,7 @@ func applyPooling(cfg *wasmtime.Config, s *setting.Settings) error {
 // Wasmtime-owned buffer) and sends stdout writes to out. The caller keeps
 // the handle alive until the store owning wc is closed, then deletes it.
 func setWasiStdio(wc *wasmtime.WasiConfig, stdin []byte, out cgo.Handle) error {
-	p, err := cPointer(wc)
+	p, err := wrapperPointer(wc)
 	if err != nil {
 		return err
 	}
@@ -165,8 +254,7 @@ func setWasiStdio(wc *wasmtime.WasiConfig, stdin []byte, out cgo.Handle) error {
 	}
 	C.wasm_byte_vec_new(&vec, C.size_t(len(stdin)), data)
 	C.wasi_config_set_stdin_bytes((*C.wasi_config_t)(p), &vec)
-	C.wasi_config_set_stdout_custom((*C.wasi_config_t)(p), C.sweep_write_fn(C.sweepStdoutWrite),
-		unsafe.Pointer(uintptr(out)), nil) //nolint:govet // the handle is an integer, not a Go pointer
+	C.wasi_config_set_stdout_custom((*C.wasi_config_t)(p), C.sweep_write_fn(C.sweepStdoutWrite), C.uintptr_t(out), nil)
 	runtime.KeepAlive(wc)
 	runtime.KeepAlive(stdin)
 	return nil
@@ -178,10 +266,209 @@ type stdoutSink interface {
 }
 
 //export sweepStdoutWrite
-func sweepStdoutWrite(data unsafe.Pointer, buf *C.uchar, n C.size_t) C.ptrdiff_t {
-	sink, ok := cgo.Handle(uintptr(data)).Value().(stdoutSink)
+func sweepStdoutWrite(data C.uintptr_t, buf *C.uchar, n C.size_t) C.ptrdiff_t {
+	sink, ok := cgo.Handle(data).Value().(stdoutSink)
 	if !ok {
 		return -5 // EIO
 	}
 	return C.ptrdiff_t(sink.writeStdout(unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))))
+}
+
+// paramSource answers sweep.param.
+type paramSource interface {
+	param(id int32) int64
+}
+
+// defineParam defines sweep.param(i32) -> i64 in l with a raw C callback:
+// wasmtime-go's own host functions go through reflection and two global
+// locks, which costs microseconds per call. src is the cgo.Handle of a
+// paramSource, valid as long as the linker is.
+func defineParam(l *wasmtime.Linker, src cgo.Handle) error {
+	lp, err := wrapperPointer(l)
+	if err != nil {
+		return err
+	}
+	ty := wasmtime.NewFuncType([]*wasmtime.ValType{wasmtime.NewValType(wasmtime.KindI32)},
+		[]*wasmtime.ValType{wasmtime.NewValType(wasmtime.KindI64)})
+	defer ty.Close()
+	tp, err := wrapperPointer(ty)
+	if err != nil {
+		return err
+	}
+	module, name := hostModule, "param"
+	e := C.wasmtime_linker_define_func_unchecked((*C.wasmtime_linker_t)(lp),
+		(*C.char)(unsafe.Pointer(unsafe.StringData(module))), C.size_t(len(module)),
+		(*C.char)(unsafe.Pointer(unsafe.StringData(name))), C.size_t(len(name)),
+		(*C.wasm_functype_t)(tp), C.sweep_host_fn(C.sweepHostParam), C.uintptr_t(src), nil)
+	runtime.KeepAlive(l)
+	runtime.KeepAlive(ty)
+	if e != nil {
+		return takeError(e, nil)
+	}
+	return nil
+}
+
+//export sweepHostParam
+func sweepHostParam(env C.uintptr_t, caller *C.wasmtime_caller_t, raw *C.wasmtime_val_raw_t, n C.size_t) *C.wasm_trap_t {
+	slot := unsafe.Pointer(raw) // one slot: the i32 argument, then the i64 result
+	if src, ok := cgo.Handle(env).Value().(paramSource); ok {
+		*(*int64)(slot) = src.param(*(*int32)(slot))
+	} else {
+		*(*int64)(slot) = -1
+	}
+	return nil
+}
+
+// instancePre is a module with its imports resolved against a linker once,
+// so that instantiating it per request does no name lookups.
+type instancePre struct {
+	p *C.wasmtime_instance_pre_t
+}
+
+func newInstancePre(l *wasmtime.Linker, m *wasmtime.Module) (*instancePre, error) {
+	lp, err := wrapperPointer(l)
+	if err != nil {
+		return nil, err
+	}
+	mp, err := wrapperPointer(m)
+	if err != nil {
+		return nil, err
+	}
+	var pre *C.wasmtime_instance_pre_t
+	e := C.wasmtime_linker_instantiate_pre((*C.wasmtime_linker_t)(lp), (*C.wasmtime_module_t)(mp), &pre)
+	runtime.KeepAlive(l)
+	runtime.KeepAlive(m)
+	if e != nil {
+		return nil, takeError(e, nil)
+	}
+	return &instancePre{p: pre}, nil
+}
+
+func (ip *instancePre) close() {
+	if ip != nil && ip.p != nil {
+		C.wasmtime_instance_pre_delete(ip.p)
+		ip.p = nil
+	}
+}
+
+// wasmFunc is an exported function of an instance.
+type wasmFunc struct{ f C.wasmtime_func_t }
+
+// wasmInstance is one instance in a store, used through the C API. It
+// holds no Go pointers and lives inside the pooled per-request state.
+type wasmInstance struct {
+	ctx  *C.wasmtime_context_t
+	inst C.wasmtime_instance_t
+	mem  C.wasmtime_memory_t
+	raw  [2]C.wasmtime_val_raw_t
+}
+
+// instantiate creates an instance of pre in store.
+func (w *wasmInstance) instantiate(pre *instancePre, store *wasmtime.Store) error {
+	w.ctx = (*C.wasmtime_context_t)(unsafe.Pointer(store.Context()))
+	var trap *C.wasm_trap_t
+	e := C.wasmtime_instance_pre_instantiate(pre.p, w.ctx, &w.inst, &trap)
+	runtime.KeepAlive(store)
+	if e != nil || trap != nil {
+		return takeError(e, trap)
+	}
+	return nil
+}
+
+// export looks up an export of kind; the item is written to f or w.mem.
+func (w *wasmInstance) export(name string, kind C.uint8_t, f *wasmFunc) bool {
+	var item C.wasmtime_extern_t
+	ok := C.wasmtime_instance_export_get(w.ctx, &w.inst, (*C.char)(unsafe.Pointer(unsafe.StringData(name))), C.size_t(len(name)), &item)
+	if !ok || item.kind != kind {
+		return false
+	}
+	if kind == externMemory {
+		w.mem = *(*C.wasmtime_memory_t)(unsafe.Pointer(&item.of))
+	} else {
+		f.f = *(*C.wasmtime_func_t)(unsafe.Pointer(&item.of))
+	}
+	return true
+}
+
+// lookupMemory finds the exported memory used by memory().
+func (w *wasmInstance) lookupMemory(name string) bool { return w.export(name, externMemory, nil) }
+
+// lookupFunc finds an exported function.
+func (w *wasmInstance) lookupFunc(name string, f *wasmFunc) bool {
+	return w.export(name, externFunc, f)
+}
+
+// memory returns the linear memory found by lookupMemory. The slice is
+// valid until the next call into the instance (which may grow it) and
+// never after the store is closed.
+func (w *wasmInstance) memory() []byte {
+	p := C.wasmtime_memory_data(w.ctx, &w.mem)
+	n := C.wasmtime_memory_data_size(w.ctx, &w.mem)
+	if p == nil || n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))
+}
+
+// call invokes f with up to two integer arguments and returns the first
+// raw result slot. An i32 is the low half of the int64 (raw values are
+// little-endian). The caller checked f's type when the module was loaded.
+func (w *wasmInstance) call(f *wasmFunc, args ...int64) (int64, error) {
+	for i, a := range args {
+		*(*int64)(unsafe.Pointer(&w.raw[i])) = a
+	}
+	var trap *C.wasm_trap_t
+	e := C.wasmtime_func_call_unchecked(w.ctx, &f.f, &w.raw[0], C.size_t(len(w.raw)), &trap)
+	if e != nil || trap != nil {
+		return 0, takeError(e, trap)
+	}
+	return *(*int64)(unsafe.Pointer(&w.raw[0])), nil
+}
+
+// rawI32 reads an i32 result from the raw slot returned by call.
+func rawI32(v int64) int32 { return int32(uint32(uint64(v))) }
+
+// wasmError is an error or trap returned by Wasmtime, converted to Go and
+// freed.
+type wasmError struct {
+	msg      string
+	trap     bool
+	code     int // trap code, or -1
+	exit     int32
+	exitCode bool // exit is a WASI exit status
+}
+
+func (e *wasmError) Error() string { return e.msg }
+
+// takeError converts and frees a wasmtime_error_t or wasm_trap_t.
+func takeError(e *C.wasmtime_error_t, t *C.wasm_trap_t) *wasmError {
+	var vec C.wasm_byte_vec_t
+	out := &wasmError{code: -1}
+	if e != nil {
+		C.wasmtime_error_message(e, &vec)
+		out.msg = C.GoStringN((*C.char)(unsafe.Pointer(vec.data)), C.int(vec.size))
+		var status C.int
+		if C.wasmtime_error_exit_status(e, &status) {
+			out.exit, out.exitCode = int32(status), true
+		}
+		C.wasmtime_error_delete(e)
+		if t != nil {
+			C.wasm_trap_delete(t)
+		}
+	} else {
+		C.wasm_trap_message(t, &vec)
+		n := int(vec.size)
+		if n > 0 && *(*byte)(unsafe.Add(unsafe.Pointer(vec.data), n-1)) == 0 {
+			n-- // trap messages are NUL-terminated
+		}
+		out.msg = C.GoStringN((*C.char)(unsafe.Pointer(vec.data)), C.int(n))
+		out.trap = true
+		var code C.uint8_t
+		if C.wasmtime_trap_code(t, &code) {
+			out.code = int(code)
+		}
+		C.wasm_trap_delete(t)
+	}
+	C.wasm_byte_vec_delete(&vec)
+	return out
 }

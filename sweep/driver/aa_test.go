@@ -1,0 +1,47 @@
+package driver
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// TestSameConfigNoChange runs the built-in host (started as a command
+// target, so that two grid points can be the very same server) with a
+// candidate identical to the baseline: every verdict must be "no
+// detectable change" — the A/A band has to absorb the bench's own noise.
+func TestSameConfigNoChange(t *testing.T) {
+	_, s, _ := run(t, fmt.Sprintf(`
+name = "same-config"
+[target]
+kind = "command"
+command = [%q, "serve", "-listen", "127.0.0.1:{{port}}", "-touch", "16KiB"]
+env = { SWEEP_TEST_TWIN = "{{twin}}" }
+[grid]
+twin = ["a", "b"]
+[load]
+concurrency = [1, 4]
+warmup = "300ms"
+duration = "700ms"
+rounds = 6
+[run]
+restarts = "round"
+`, bins.sweep))
+	n := 0
+	for _, c := range s.Cells {
+		if c.Config != "twin=b" {
+			continue
+		}
+		for metric, d := range c.VsBaseline {
+			n++
+			if d.Verdict != sweep.VerdictNoChange {
+				t.Errorf("c=%d %s: verdict %q (median %+.1f%%, [%+.1f%%, %+.1f%%], A/A band %+v) for a config identical to the baseline",
+					c.Concurrency, metric, d.Verdict, 100*d.Median, 100*d.Q1, 100*d.Q3, c.AABand[metric])
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no comparisons for the twin config")
+	}
+}

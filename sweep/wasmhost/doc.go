@@ -1,0 +1,84 @@
+// Package wasmhost is sweep's built-in Wasmtime host: one engine with the
+// pooling allocator configured from setting.Settings, and an HTTP handler
+// that serves every request with a fresh instance of a plugin module.
+//
+// # Per request
+//
+// Each request gets a new Store (with an epoch deadline of
+// Options.Timeout), a new instance from an InstancePre (the plugin's
+// imports are resolved once, against host functions defined once per
+// engine), one call, and an explicit Store.Close, which returns the
+// instance's memory, table and instance slots to the pool (this is where
+// linear_memory_keep_resident's reset cost lands). Exports are looked up
+// and called through Wasmtime's C API directly, because wasmtime-go's
+// wrappers allocate finalizer-carrying objects per lookup and per call
+// that cost more than the instantiation. Responses:
+//
+//	200  the plugin's response
+//	503  a pool is exhausted; the body names the limit, e.g.
+//	     "pool exhausted: total_core_instances (2) — maximum concurrent limit of 2 for core instances reached"
+//	504  "plugin timed out after 10s" (epoch interruption, or io_wait past the deadline)
+//	500  the plugin trapped, exited non-zero or broke the ABI
+//	413  the request body exceeds Options.MaxBodyBytes
+//
+// Failures are counted by reason and served with other counters as JSON
+// at GET /__sweep/stats (see Stats). They are logged without flooding:
+// the first failure of a reason at once, later ones as at most one
+// summary line per second and reason ("pool exhausted 1234 times in the
+// last 1s: ..."). Rust backtraces are stripped from messages.
+//
+// # Core-module ABI
+//
+// A core plugin exports:
+//
+//	memory                                    its linear memory
+//	handle(req_ptr i32, req_len i32) -> i64   required
+//	alloc(len i32) -> i32                     optional
+//
+// If the request has a body and the plugin exports alloc, the host calls
+// alloc(len), copies the body to the returned address and calls
+// handle(ptr, len); otherwise it calls handle(0, 0). handle returns
+// (resp_ptr << 32) | resp_len, both unsigned; the host sends those bytes
+// of linear memory as a 200 response. A trap fails the request with 500.
+//
+// Optional host imports, module "sweep":
+//
+//	param(id i32) -> i64   workload knobs: 0 touch (bytes), 1 compute
+//	                       (units), 2 io_wait (ns), 3 response_bytes;
+//	                       4 a number that differs on every call; -1 otherwise
+//	io_wait(ns i64)        blocks for ns nanoseconds in the host while the
+//	                       instance stays live, as an I/O wait would; it
+//	                       traps at the request deadline
+//
+// The builtin plugin "workload" (workload.wat) follows this ABI: per
+// request it writes the first touch bytes of linear memory (page 0 holds
+// its data segment), runs compute units of integer work, waits io_wait in
+// sweep.io_wait and answers response_bytes bytes, which start with the 16
+// hex digits of the compute result. Its initial memory is initial_memory
+// (default 17 pages, like a Rust wasm32 module), raised to hold touch and
+// response_bytes, so requests do not grow memory; the size matters because
+// Wasmtime resets min(keep_resident, memory size) bytes on every
+// deallocation. See package setting for the knobs and workload.wat for the
+// details.
+//
+// # WASI command ABI
+//
+// A module that exports _start and not handle is run as a WASI preview-1
+// command (e.g. a Go program built with GOOS=wasip1 GOARCH=wasm): the
+// request body is its stdin, its stdout is the response, argv is the
+// plugin path, there is no environment, stderr and the filesystem are not
+// available. Exit status 0 (proc_exit(0), or returning from main) is
+// success; any other status is a 500. If stdout starts with "Status: ",
+// it begins with CGI-style headers: "Status: 404 Not Found", further
+// "Name: value" lines, a blank line, then the body. Core modules that
+// import WASI functions get the same WASI context.
+//
+// # Limits
+//
+// Settings reach Wasmtime through its C API (capi_cgo.go, the only cgo
+// and unsafe in sweep). Wasmtime aborts the process when the engine cannot
+// be created, so New first refuses settings it knows cannot work:
+// max_memory_size above the 4 GiB memory reservation (package setting),
+// and a memory or table pool larger than the free virtual address space
+// (about 4 GiB per total_memories slot, in one contiguous range).
+package wasmhost
