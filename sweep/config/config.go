@@ -10,9 +10,9 @@
 //
 // Every error wraps ErrConfig, so main can exit with status 2.
 //
-// REFERENCE.md beside this file tables every key with its type, default
-// and allowed values; the doc comments of Config, Target, Load, Run and
-// Analysis below are the authoritative description.
+// The "Config reference" section of the repository README tables every
+// key with its type, default and allowed values; the doc comments of
+// Config, Target, LoadSpec, Run and Analysis are the authoritative description.
 //
 // Decisions the rest of sweep relies on:
 //
@@ -185,7 +185,8 @@ type Run struct {
 	// every round).
 	Restarts string
 	// MaxRestarts (max_restarts) is how often a slot's server may die
-	// unexpectedly and be restarted before the run fails, 0..1000.
+	// unexpectedly (or fail to start) before the slot is given up: its
+	// remaining windows are recorded as failed and the sweep goes on. 0..1000.
 	// Default 3.
 	MaxRestarts int
 }

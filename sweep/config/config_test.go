@@ -320,10 +320,10 @@ func TestNameFromFile(t *testing.T) {
 	}
 }
 
-// TestReferenceCoversKeys keeps REFERENCE.md complete: it must mention
+// TestReferenceCoversKeys keeps the README config reference complete: it must mention
 // every key of the schema and every builtin setting.
 func TestReferenceCoversKeys(t *testing.T) {
-	ref, err := os.ReadFile("REFERENCE.md")
+	ref, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestReferenceCoversKeys(t *testing.T) {
 	}
 	for _, n := range names {
 		if !strings.Contains(string(ref), n) {
-			t.Errorf("REFERENCE.md does not mention %s", n)
+			t.Errorf("README.md does not mention %s", n)
 		}
 	}
 }
