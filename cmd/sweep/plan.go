@@ -11,15 +11,25 @@ import (
 	"github.com/sweep-dev/sweep/sweep/schedule"
 )
 
-// startOverhead is the rough cost of starting and readiness-checking one
-// server, used only for the wall-time estimate.
-const startOverhead = 300 * time.Millisecond
+// Rough costs used only for the wall-time estimate (measured on the
+// default grid: the per-window overhead is a few milliseconds).
+const (
+	startOverhead = 300 * time.Millisecond // start + readiness check of one server
+	stepOverhead  = 10 * time.Millisecond  // probes, generator setup, results append
+)
 
-// estimate is the expected wall time of the run.
+// estimate is the expected wall time of the run: every window, plus one
+// server start per slot — and with restarts = "round" a start and a warmup
+// before every measured window.
 func estimate(c *config.Config) time.Duration {
 	slots := driver.Slots(c)
 	steps := schedule.Plan(slots, c.Load.Concurrency, c.Load.Rounds, c.Run.Seed)
-	return schedule.Estimate(steps, c.Load.Warmup, c.Load.Duration, startOverhead)
+	d := schedule.Estimate(steps, c.Load.Warmup, c.Load.Duration, stepOverhead)
+	d += time.Duration(len(slots)) * startOverhead
+	if c.Run.Restarts == "round" {
+		d += time.Duration(schedule.Measured(steps)) * (startOverhead + c.Load.Warmup)
+	}
+	return d
 }
 
 // printPlan is -dry-run: the slots, the windows and the estimated time.
@@ -46,5 +56,5 @@ func printPlan(w io.Writer, c *config.Config) {
 	fmt.Fprintf(w, "rounds: %d, warmup %s, window %s, restarts %s\n", c.Load.Rounds, c.Load.Warmup, c.Load.Duration, c.Run.Restarts)
 	fmt.Fprintf(w, "windows: %d measured + %d warmups\n", schedule.Measured(steps), len(steps)-schedule.Measured(steps))
 	fmt.Fprintf(w, "pinning: server CPUs %q, load CPUs %q\n", c.Run.ServerCPUs.String(), c.Run.LoadCPUs.String())
-	fmt.Fprintf(w, "estimated wall time: %s\n", schedule.Estimate(steps, c.Load.Warmup, c.Load.Duration, startOverhead).Round(time.Second))
+	fmt.Fprintf(w, "estimated wall time: %s\n", estimate(c).Round(time.Second))
 }

@@ -95,8 +95,8 @@ func (p *progress) draw(final bool) {
 		}
 		bar := strings.Repeat("█", fill) + strings.Repeat("░", width-fill)
 		line := bar + " " + p.line()
-		if len(line) > 160 {
-			line = line[:160]
+		if r := []rune(line); len(r) > 160 {
+			line = string(r[:160])
 		}
 		fmt.Fprintf(p.w, "\r\033[K%s", line)
 		if final {
