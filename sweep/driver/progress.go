@@ -24,7 +24,6 @@ type progress struct {
 	started   time.Time
 	lastPlain time.Time
 	cur       schedule.Step
-	stepCost  time.Duration // expected cost of the remaining steps, for ETA before any step finished
 	remaining time.Duration
 }
 

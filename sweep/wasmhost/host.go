@@ -1,6 +1,7 @@
 package wasmhost
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -164,7 +165,7 @@ func (h *Host) checkWorkload(name string) error {
 // max_memory_size, too many table elements) fails New rather than every
 // request.
 func (h *Host) probe() error {
-	c := h.newCall(nil)
+	c := h.newCall(context.Background())
 	defer c.release()
 	store, err := c.open(nil)
 	if err == nil {

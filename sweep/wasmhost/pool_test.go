@@ -1,6 +1,7 @@
 package wasmhost
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -57,14 +58,14 @@ func TestPoolLimitsReachEngine(t *testing.T) {
 				}
 			}()
 			for i := 0; i < tt.limit; i++ {
-				c := h.newCall(nil)
+				c := h.newCall(context.Background())
 				store, err := c.open(nil)
 				if err != nil {
 					t.Fatalf("instance %d of %d: %v", i+1, tt.limit, err)
 				}
 				live = append(live, store)
 			}
-			c := h.newCall(nil)
+			c := h.newCall(context.Background())
 			_, err := c.open(nil)
 			if err == nil {
 				t.Fatalf("instance %d succeeded with %s = %d", tt.limit+1, tt.setting, tt.limit)
