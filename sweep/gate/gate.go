@@ -34,29 +34,6 @@ func DefaultThresholds() Thresholds {
 	}
 }
 
-// metricOrder is the order of a cell's rows.
-var metricOrder = []string{sweep.MetricCPUPerReq, sweep.MetricRPS, sweep.MetricSuccessRPS, sweep.MetricP99}
-
-// lowerIsBetter tells a metric's direction.
-func lowerIsBetter(metric string) bool {
-	return metric == sweep.MetricCPUPerReq || metric == sweep.MetricP99
-}
-
-// value is a cell's median for metric.
-func value(c sweep.Cell, metric string) float64 {
-	switch metric {
-	case sweep.MetricCPUPerReq:
-		return c.CPUUsPerReq
-	case sweep.MetricRPS:
-		return c.RPS
-	case sweep.MetricSuccessRPS:
-		return c.SuccessRPS
-	case sweep.MetricP99:
-		return c.P99Ms
-	}
-	return math.NaN()
-}
-
 // Row is one metric of one cell compared across the two runs.
 type Row struct {
 	Config      string
@@ -97,7 +74,7 @@ func Compare(old, new sweep.Summary, th Thresholds) (Result, error) {
 	}
 	var metrics []string
 	for m, v := range th {
-		if !slices.Contains(metricOrder, m) {
+		if !slices.Contains(sweep.Metrics, m) {
 			return Result{}, fmt.Errorf("threshold for unknown metric %q (allowed: %s)", m, strings.Join(sortedMetrics(), ", "))
 		}
 		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
@@ -105,7 +82,7 @@ func Compare(old, new sweep.Summary, th Thresholds) (Result, error) {
 		}
 		metrics = append(metrics, m)
 	}
-	slices.SortFunc(metrics, func(a, b string) int { return slices.Index(metricOrder, a) - slices.Index(metricOrder, b) })
+	slices.SortFunc(metrics, func(a, b string) int { return slices.Index(sweep.Metrics, a) - slices.Index(sweep.Metrics, b) })
 
 	oc, nc := cells(old), cells(new)
 	if err := sameGrid(oc, nc); err != nil {
@@ -141,14 +118,14 @@ func Compare(old, new sweep.Summary, th Thresholds) (Result, error) {
 }
 
 func sortedMetrics() []string {
-	m := slices.Clone(metricOrder)
+	m := slices.Clone(sweep.Metrics)
 	sort.Strings(m)
 	return m
 }
 
 // compareMetric compares one metric of one cell.
 func compareMetric(o, n sweep.Cell, metric string, threshold float64) Row {
-	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: metric, Old: value(o, metric), New: value(n, metric)}
+	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: metric, Old: o.Metric(metric), New: n.Metric(metric)}
 	r.Band = widerBand(o.AABand[metric], n.AABand[metric])
 	noise := width(r.Band)
 	limit := math.Max(threshold, noise)
@@ -169,7 +146,7 @@ func compareMetric(o, n sweep.Cell, metric string, threshold float64) Row {
 	}
 	r.Change = r.New/r.Old - 1
 	worse := r.Change
-	if !lowerIsBetter(metric) {
+	if !sweep.LowerIsBetter(metric) {
 		worse = -r.Change
 	}
 	bound := fmt.Sprintf("max(%s threshold, %s noise)", pct(threshold), pct(noise))

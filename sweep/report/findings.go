@@ -131,17 +131,15 @@ func (m *mdWriter) cliffs() {
 // flipPhrase names a sign flip in plain words.
 func flipPhrase(t sweep.Tradeoff) string {
 	good, bad := "better", "worse"
-	lowerBetter := true
 	switch t.Metric {
 	case sweep.MetricCPUPerReq:
 		good, bad = "cheaper", "costlier"
 	case sweep.MetricRPS, sweep.MetricSuccessRPS:
 		good, bad = "faster", "slower"
-		lowerBetter = false
 	case sweep.MetricP99:
 		good, bad = "lower p99", "higher p99"
 	}
-	if (t.Low < 0) != lowerBetter {
+	if (t.Low < 0) != sweep.LowerIsBetter(t.Metric) {
 		good, bad = bad, good
 	}
 	low := fmt.Sprintf("at c=%d", t.LowConc)

@@ -28,21 +28,6 @@ func quartiles(xs []float64) (q1, med, q3 float64) {
 	return q(0.25), q(0.5), q(0.75)
 }
 
-var fixMetrics = []string{sweep.MetricCPUPerReq, sweep.MetricRPS, sweep.MetricSuccessRPS, sweep.MetricP99}
-
-func metricOf(w sweep.Window, m string) float64 {
-	switch m {
-	case sweep.MetricCPUPerReq:
-		return w.CPUUsPerReq
-	case sweep.MetricRPS:
-		return w.RPS
-	case sweep.MetricSuccessRPS:
-		return w.SuccessRPS
-	}
-	return w.P99Ms
-}
-
-func lowerBetter(m string) bool { return m == sweep.MetricCPUPerReq || m == sweep.MetricP99 }
 
 // summarize is the fixture's analysis: medians, paired deltas, A/A band,
 // verdicts, cliffs, tradeoffs and a recommendation, computed simply.
@@ -94,8 +79,8 @@ func (f fixture) summarize(ws []sweep.Window) sweep.Summary {
 		for round := 0; round < f.rounds; round++ {
 			cw, ok1 := by[cfg][c][round]
 			bw, ok2 := by[base.config][c][round]
-			if ok1 && ok2 && metricOf(bw, m) != 0 {
-				rs = append(rs, metricOf(cw, m)/metricOf(bw, m)-1)
+			if ok1 && ok2 && bw.Metric(m) != 0 {
+				rs = append(rs, cw.Metric(m)/bw.Metric(m)-1)
 			}
 		}
 		if len(rs) == 0 {
@@ -108,7 +93,7 @@ func (f fixture) summarize(ws []sweep.Window) sweep.Summary {
 	if f.aa {
 		for _, c := range f.conc {
 			bands[c] = map[string]sweep.Band{}
-			for _, m := range fixMetrics {
+			for _, m := range sweep.Metrics {
 				if d, ok := deltaOf(s.AAConfig, c, m); ok {
 					bands[c][m] = sweep.Band{Median: d.Median, Q1: d.Q1, Q3: d.Q3}
 				}
@@ -159,14 +144,14 @@ func (f fixture) summarize(ws []sweep.Window) sweep.Summary {
 			}
 			if !sl.baseline {
 				cell.VsBaseline = map[string]sweep.Delta{}
-				for _, m := range fixMetrics {
+				for _, m := range sweep.Metrics {
 					d, ok := deltaOf(sl.config, c, m)
 					if !ok {
 						continue
 					}
 					b := bands[c][m]
 					if !sl.aa && (d.Q1 > 0 || d.Q3 < 0) && (d.Q1 > b.Q3 || d.Q3 < b.Q1) {
-						if (d.Median < 0) == lowerBetter(m) {
+						if (d.Median < 0) == sweep.LowerIsBetter(m) {
 							d.Verdict = sweep.VerdictBetter
 						} else {
 							d.Verdict = sweep.VerdictWorse

@@ -6,30 +6,6 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 )
 
-// metrics are the compared metrics, in report order.
-var metrics = []string{sweep.MetricCPUPerReq, sweep.MetricRPS, sweep.MetricSuccessRPS, sweep.MetricP99}
-
-// lowerIsBetter tells a metric's direction: CPU per request and tail
-// latency improve downwards, throughput upwards.
-func lowerIsBetter(metric string) bool {
-	return metric == sweep.MetricCPUPerReq || metric == sweep.MetricP99
-}
-
-// value is a window's figure for metric.
-func value(w sweep.Window, metric string) float64 {
-	switch metric {
-	case sweep.MetricCPUPerReq:
-		return w.CPUUsPerReq
-	case sweep.MetricRPS:
-		return w.RPS
-	case sweep.MetricSuccessRPS:
-		return w.SuccessRPS
-	case sweep.MetricP99:
-		return w.P99Ms
-	}
-	return 0
-}
-
 // Ratios pairs candidate and baseline windows by round and returns, for
 // each round present in both with a non-zero baseline value, the signed
 // change candidate/baseline − 1 of metric, in ascending round order.
@@ -40,11 +16,11 @@ func ratios(cand, base *group, metric string) []float64 {
 		if !ok {
 			continue
 		}
-		bv := value(b, metric)
+		bv := b.Metric(metric)
 		if bv == 0 {
 			continue // no defined ratio; the pair count shows the gap
 		}
-		out = append(out, value(cand.byRound[round], metric)/bv-1)
+		out = append(out, cand.byRound[round].Metric(metric)/bv-1)
 	}
 	return out
 }
@@ -83,7 +59,7 @@ func (r *run) compare() {
 		for _, c := range r.configs[1:] {
 			if g := r.cellAt(c, l); g != nil {
 				g.cell.VsBaseline = map[string]sweep.Delta{}
-				for _, m := range metrics {
+				for _, m := range sweep.Metrics {
 					g.cell.VsBaseline[m] = delta(ratios(g, base, m))
 				}
 			}
@@ -109,7 +85,7 @@ func (r *run) compare() {
 				if b, ok := bands[m]; ok && !g.cell.AA {
 					band = &b
 				}
-				d.Verdict = verdict(d, band, lowerIsBetter(m))
+				d.Verdict = verdict(d, band, sweep.LowerIsBetter(m))
 				g.cell.VsBaseline[m] = d
 			}
 		}

@@ -73,7 +73,7 @@ func TestVerdict(t *testing.T) {
 		{"all zero", 0, 0, 5, nil, sweep.MetricCPUPerReq, sweep.VerdictNoChange},
 	} {
 		d := sweep.Delta{Q1: tc.q1, Median: (tc.q1 + tc.q3) / 2, Q3: tc.q3, Pairs: tc.pairs}
-		if got := verdict(d, tc.band, lowerIsBetter(tc.metric)); got != tc.want {
+		if got := verdict(d, tc.band, sweep.LowerIsBetter(tc.metric)); got != tc.want {
 			t.Errorf("%s: verdict = %q, want %q", tc.name, got, tc.want)
 		}
 	}

@@ -73,7 +73,7 @@ func (r *run) recommend() *sweep.Recommendation {
 
 // improves reports whether change a is strictly better than b for metric.
 func improves(a, b float64, metric string) bool {
-	if lowerIsBetter(metric) {
+	if sweep.LowerIsBetter(metric) {
 		return a < b
 	}
 	return a > b

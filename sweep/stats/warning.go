@@ -46,7 +46,7 @@ func (r *run) cellWarnings() {
 			add("generator_bound", fmt.Sprintf("%d of %d windows were generator-bound: the RPS may be the load generator's limit, not the server's",
 				c.GeneratorBound, c.Rounds))
 		}
-		for _, m := range metrics {
+		for _, m := range sweep.Metrics {
 			if d, ok := c.VsBaseline[m]; ok && d.Pairs > 0 && d.Q3-d.Q1 > r.o.WideSpread {
 				add("wide_spread", fmt.Sprintf("%s ratios spread %.1f%% between quartiles (more than %.1f%%): changes smaller than that cannot be resolved",
 					m, 100*(d.Q3-d.Q1), 100*r.o.WideSpread))
