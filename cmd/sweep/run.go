@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -17,7 +19,9 @@ import (
 	"github.com/sweep-dev/sweep/sweep/driver"
 	"github.com/sweep-dev/sweep/sweep/report"
 	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/setting"
 	"github.com/sweep-dev/sweep/sweep/target"
+	"github.com/sweep-dev/sweep/sweep/wasmhost"
 )
 
 // runSweep is `sweep -config FILE`: run, summarise, render.
@@ -53,9 +57,15 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg, err := loadConfig(*cfgPath, *resume)
+	if err == nil {
+		err = checkPlugin(cfg)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "sweep:", err)
 		return 2
+	}
+	if cfg.Target.AllowRemote {
+		fmt.Fprintf(stderr, "sweep: warning: %s: target.allow_remote = true: load may go to a non-loopback host (target.url = %q)\n", cfg.Path, cfg.Target.URL)
 	}
 	if *dry {
 		printPlan(stdout, cfg)
@@ -115,6 +125,10 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	}
 	if code == 0 && outcome.Failed > 0 {
 		fmt.Fprintf(stderr, "sweep: %d windows failed (see summary.md)\n", outcome.Failed)
+		if outcome.Failed >= outcome.Measured {
+			fmt.Fprintln(stderr, "sweep: no window was measured: every one failed")
+			code = 1
+		}
 	}
 	fmt.Fprintf(stdout, "%s\n", filepath.Join(dir, "summary.md"))
 	return code
@@ -157,4 +171,29 @@ func loadConfig(path, resumeDir string) (*config.Config, error) {
 		o.ConfigPath = path
 	}
 	return config.Parse(o.ConfigPath, data)
+}
+
+// checkPlugin compiles and instantiates a builtin target's .wasm plugin
+// once, with the baseline's settings, so that a module that is corrupt
+// or does not follow the plugin ABI is a config error before anything is
+// written, not a run of failed windows.
+func checkPlugin(c *config.Config) error {
+	if c.Target.Kind != config.KindBuiltin || c.Target.Plugin == config.BuiltinPlugin {
+		return nil
+	}
+	m := maps.Clone(c.Fixed)
+	if m == nil {
+		m = map[string]string{}
+	}
+	maps.Copy(m, c.Baseline)
+	s, err := setting.FromMap(m)
+	if err != nil {
+		return fmt.Errorf("%s: baseline settings: %w", c.Path, err)
+	}
+	h, err := wasmhost.New(wasmhost.Options{Plugin: c.Target.Plugin, Settings: s})
+	if err != nil {
+		return fmt.Errorf("%s: target.plugin = %q: %s", c.Path, c.Target.Plugin, strings.Join(strings.Fields(err.Error()), " "))
+	}
+	_ = h.Close()
+	return nil
 }

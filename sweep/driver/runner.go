@@ -67,8 +67,14 @@ func (r *runner) Warmup(ctx context.Context, s schedule.Step) error {
 	if st.givenUp {
 		return nil
 	}
-	if err := r.ensure(ctx, st); err != nil {
+	if _, err := r.ensure(ctx, st); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return r.fatalOrNil(st, err)
+	}
+	if st.givenUp {
+		return nil
 	}
 	g, err := r.generator(st, s.Concurrency)
 	if err != nil {
@@ -101,15 +107,19 @@ func (r *runner) Measure(ctx context.Context, s schedule.Step) (sweep.Window, er
 	if st.givenUp {
 		return r.fail(w, "slot given up after repeated crashes: "+st.lastFail, "", ""), nil
 	}
-	started := st.srv == nil
-	if err := r.ensure(ctx, st); err != nil {
+	started, err := r.ensure(ctx, st)
+	if err != nil {
 		if ctx.Err() != nil {
 			return w, ctx.Err()
 		}
 		if ferr := r.fatalOrNil(st, err); ferr != nil {
 			return w, ferr
 		}
-		return r.fail(w, "server failed to start: "+oneLine(err.Error()), "", ""), nil
+		reason, tail := startFailure(err)
+		return r.fail(w, "server failed to start: "+reason, "", tail), nil
+	}
+	if st.givenUp { // it exited between windows once too often
+		return r.fail(w, "slot given up after repeated crashes: "+st.lastFail, "", ""), nil
 	}
 	g, err := r.generator(st, s.Concurrency)
 	if err != nil {
@@ -197,9 +207,9 @@ func (r *runner) loadCPUs() int {
 func (r *runner) crashed(w sweep.Window, st *slotState, reason string) sweep.Window {
 	status, tail := "", ""
 	if st.srv != nil {
+		_ = st.srv.Stop(2 * time.Second) // also drains its output: the tail has its last words
 		_, status = st.srv.Exited()
 		tail = st.srv.StderrTail()
-		_ = st.srv.Stop(2 * time.Second)
 		st.srv = nil
 	}
 	r.dropGenerators(st)
@@ -227,7 +237,7 @@ func (r *runner) fail(w sweep.Window, reason, status, tail string) sweep.Window 
 // tries; the sweep goes on with the other slots.
 func (r *runner) fatalOrNil(st *slotState, err error) error {
 	st.crashes++
-	st.lastFail = oneLine(err.Error())
+	st.lastFail, _ = startFailure(err)
 	if st.crashes > r.c.Run.MaxRestarts {
 		st.givenUp = true
 		r.o.Log.Error("giving up on slot: server does not start", "config", st.slot.Config, "err", st.lastFail)
@@ -235,52 +245,72 @@ func (r *runner) fatalOrNil(st *slotState, err error) error {
 	return nil
 }
 
-// ensure starts the slot's server if it is not running.
-func (r *runner) ensure(ctx context.Context, st *slotState) error {
+// ensure starts the slot's server if it is not running and reports
+// whether it did. A server that exited since the last window counts as a
+// crash (the slot may be given up: ensure then starts nothing). Starting
+// is retried with a fresh port only when the server exits before it is
+// ready, which is what a port taken between FreePort and bind looks like.
+func (r *runner) ensure(ctx context.Context, st *slotState) (bool, error) {
 	if st.srv != nil {
-		if exited, status := st.srv.Exited(); !exited {
-			return nil
-		} else {
-			r.o.Log.Warn("target exited between windows; restarting", "config", st.slot.Config, "status", status)
-			st.srv = nil
-			r.dropGenerators(st)
+		exited, status := st.srv.Exited()
+		if !exited {
+			return false, nil
+		}
+		r.o.Log.Warn("target exited between windows; restarting", "config", st.slot.Config, "status", status)
+		_ = st.srv.Stop(0) // drains its output
+		tail := st.srv.StderrTail()
+		st.srv = nil
+		r.dropGenerators(st)
+		st.crashes++
+		st.lastFail = "server exited between windows (" + status + ")"
+		if line := lastLine(tail); line != "" {
+			st.lastFail += ": " + line
+		}
+		if st.crashes > r.c.Run.MaxRestarts {
+			st.givenUp = true
+			r.o.Log.Error("giving up on slot after repeated crashes", "config", st.slot.Config, "crashes", st.crashes, "last", st.lastFail)
+			return false, nil
 		}
 	}
 	var lastErr error
-	for try := 0; try < 3; try++ { // a free port can be taken before the server binds it
+	for try := 0; try < 3; try++ {
 		port := 0
 		if r.c.Target.Kind == "command" {
 			p, err := target.FreePort()
 			if err != nil {
-				return err
+				return false, err
 			}
 			port = p
 		}
 		spec, err := serverSpec(r.c, r.o.Exe, st.slot.Point, port)
 		if err != nil {
-			return err
+			return false, err
 		}
 		srv, err := target.Start(ctx, spec)
 		if err != nil {
 			lastErr = err
 			if ctx.Err() != nil {
-				return ctx.Err()
+				return false, ctx.Err()
 			}
-			continue
+			if errors.Is(err, target.ErrExitedEarly) && port != 0 {
+				r.o.Log.Warn("target exited before it was ready; retrying on another port", "config", st.slot.Config, "port", port)
+				continue
+			}
+			break
 		}
 		u, err := requestURL(r.c, st.slot.Point, port, srv.Addr)
 		if err != nil {
 			_ = srv.Stop(2 * time.Second)
-			return err
+			return false, err
 		}
 		st.srv, st.port, st.url = srv, port, u
 		if len(srv.Pinned) > 0 {
 			r.pinned = srv.Pinned
 		}
 		r.o.Log.Info("server ready", "config", st.slot.Config, "pid", srv.PID, "url", u, "cpus", srv.Pinned.String())
-		return nil
+		return true, nil
 	}
-	return fmt.Errorf("starting %s: %w", st.slot.Config, lastErr)
+	return false, fmt.Errorf("starting %s: %w", st.slot.Config, lastErr)
 }
 
 // generator returns the slot's load generator for a concurrency level.
@@ -326,10 +356,24 @@ func (r *runner) stopAll() {
 	}
 }
 
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
+// startFailure splits a start error (its first line, then the output
+// tail target.Start appends) into a one-line reason ending with the
+// server's last output line, and that tail.
+func startFailure(err error) (reason, tail string) {
+	first, rest, _ := strings.Cut(strings.TrimSpace(err.Error()), "\n")
+	first = strings.TrimSpace(first)
+	for _, h := range []string{"no stderr output; stdout tail:", "stderr tail:"} {
+		first = strings.TrimSpace(strings.TrimSuffix(first, h))
 	}
-	return s
+	first = strings.TrimSuffix(first, ":")
+	if line := lastLine(rest); line != "" {
+		first += ": " + line
+	}
+	return first, rest
+}
+
+// lastLine is the last non-blank line of s.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }

@@ -28,7 +28,6 @@ func quartiles(xs []float64) (q1, med, q3 float64) {
 	return q(0.25), q(0.5), q(0.75)
 }
 
-
 // summarize is the fixture's analysis: medians, paired deltas, A/A band,
 // verdicts, cliffs, tradeoffs and a recommendation, computed simply.
 func (f fixture) summarize(ws []sweep.Window) sweep.Summary {

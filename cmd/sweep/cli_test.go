@@ -1,0 +1,312 @@
+package main
+
+// The tests in this file run the real sweep binary, built once, the way a
+// user does: flags, exit codes, stderr and what lands on disk.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// bin is the sweep binary under test, built on first use by sweepBin (not
+// in TestMain: this test binary is also re-executed as a helper process
+// by the serve tests, which need no build).
+var bin struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if bin.dir != "" {
+		os.RemoveAll(bin.dir)
+	}
+	os.Exit(code)
+}
+
+// sweepBin returns the path of the sweep binary, building it once.
+func sweepBin(t *testing.T) string {
+	t.Helper()
+	bin.once.Do(func() {
+		bin.dir, bin.err = os.MkdirTemp("", "sweep-cli-test")
+		if bin.err != nil {
+			return
+		}
+		bin.path = filepath.Join(bin.dir, "sweep")
+		out, err := exec.Command("go", "build", "-o", bin.path, ".").CombinedOutput()
+		if err != nil {
+			bin.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if bin.err != nil {
+		t.Fatal(bin.err)
+	}
+	return bin.path
+}
+
+// result is what one run of the binary did.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// sweepCmd runs the sweep binary with args and returns its exit code and
+// output.
+func sweepCmd(t *testing.T, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(sweepBin(t), args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("running sweep %q: %v", args, err)
+	}
+	return result{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String()}
+}
+
+// lines splits output into its lines, without the final newline.
+func lines(s string) []string {
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// assertEmptyDir fails unless dir exists and holds nothing.
+func assertEmptyDir(t *testing.T, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		t.Errorf("%s was written in %s", e.Name(), dir)
+	}
+}
+
+const badDir = "../../sweep/config/testdata/bad/"
+
+// TestBadConfig runs the binary on a bad config of every class: exit code
+// 2, exactly one line on stderr naming the file, the key and what is
+// wrong or allowed, nothing on stdout and nothing written.
+func TestBadConfig(t *testing.T) {
+	tests := []struct {
+		class  string
+		config string
+		key    string // key path (or position) the line must name
+		want   string // what is wrong or allowed
+	}{
+		{"malformed TOML", badDir + "malformed.toml", "line 2", "malformed TOML"},
+		{"unknown key", badDir + "unknown-key.toml", `"load.concurency"`, `did you mean "load.concurrency"?`},
+		{"unknown axis", badDir + "unknown-axis.toml", `"grid.linear_memory_keep_resdent"`, "did you mean"},
+		{"wrong type", badDir + "rounds-string.toml", "load.rounds", "want an integer from 1 to 1000"},
+		{"single point, nothing compared", badDir + "aa-false-single-point.toml", "load.aa", "keep aa = true"},
+		{"axis without values", badDir + "axis-empty.toml", "grid.linear_memory_keep_resident", "at least one value"},
+		{"duplicate values", badDir + "axis-duplicate.toml", "grid.linear_memory_keep_resident[2]", "duplicate of"},
+		{"negative size", badDir + "size-negative.toml", "grid.linear_memory_keep_resident[0] = -1", "want a number of bytes"},
+		{"zero count", badDir + "count-zero.toml", "grid.total_memories[1] = 0", "want an integer from 1"},
+		{"SI unit", badDir + "size-si-unit.toml", `"2MB"`, "write KiB, MiB, GiB"},
+		{"concurrency 0", badDir + "concurrency-zero.toml", "load.concurrency[0] = 0", "want an integer from 1 to 10000"},
+		{"concurrency absurd", badDir + "concurrency-too-big.toml", "load.concurrency[1] = 10001", "want an integer from 1 to 10000"},
+		{"duration zero", badDir + "duration-zero.toml", "load.duration", "must be > 0"},
+		{"duration negative", badDir + "duration-negative.toml", "load.warmup", "must be > 0"},
+		{"rounds < 1", badDir + "rounds-zero.toml", "load.rounds = 0", "want an integer from 1 to 1000"},
+		{"baseline not in grid", badDir + "baseline-not-in-grid.toml", "baseline.linear_memory_keep_resident", "not a value of grid.linear_memory_keep_resident"},
+		{"plugin missing", badDir + "plugin-missing.toml", "target.plugin", "no such file"},
+		{"plugin not wasm", badDir + "plugin-not-wasm.toml", "target.plugin", "not a binary wasm module"},
+		{"plugin does not compile", "testdata/plugin-truncated.toml", "target.plugin", "compile"},
+		{"plugin without ABI", "testdata/plugin-no-exports.toml", "target.plugin", "exports neither handle"},
+		{"command not found", badDir + "command-not-found.toml", "target.command[0]", "no executable found"},
+		{"template names unknown axis", badDir + "template-unknown-var.toml", "target.command[2]", `unknown template variable "kep"`},
+		{"CPU not online", badDir + "cpus-offline.toml", `run.server_cpus = "999"`, "not online"},
+		{"CPU sets overlap", badDir + "cpus-overlap.toml", "run.server_cpus", "overlap"},
+		{"remote target", badDir + "url-remote.toml", "target.url", "allow_remote"},
+		{"no such file", "testdata/no-such-config.toml", "testdata/no-such-config.toml", "cannot read config"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.class, func(t *testing.T) {
+			tmp := t.TempDir()
+			r := sweepCmd(t, "-config", tt.config, "-out", filepath.Join(tmp, "run"))
+			if r.code != 2 {
+				t.Errorf("exit code %d, want 2", r.code)
+			}
+			ls := lines(r.stderr)
+			if len(ls) != 1 {
+				t.Fatalf("stderr has %d lines, want 1:\n%s", len(ls), r.stderr)
+			}
+			for _, w := range []string{tt.config, tt.key, tt.want} {
+				if !strings.Contains(ls[0], w) {
+					t.Errorf("stderr %q\n  does not contain %q", ls[0], w)
+				}
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout: %q", r.stdout)
+			}
+			assertEmptyDir(t, tmp)
+		})
+	}
+}
+
+// TestUsage: bad command lines exit 2 with a message saying what to do,
+// and write nothing.
+func TestUsage(t *testing.T) {
+	good, err := filepath.Abs("../../configs/grid.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := filepath.Abs("../../sweep/gate/testdata/base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runDir := t.TempDir() // holds a run already
+	if err := os.WriteFile(filepath.Join(runDir, "results.jsonl"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no -config", nil, "-config FILE is required"},
+		{"unknown flag", []string{"-config", good, "-bogus"}, "flag provided but not defined: -bogus"},
+		{"-resume with -config", []string{"-resume", runDir, "-config", good}, "do not pass -config too"},
+		{"stray argument", []string{"-config", good, "extra"}, `unexpected argument "extra"`},
+		{"resume a non-run", []string{"-resume", t.TempDir()}, "is not a resumable run directory"},
+		{"-out holds a run", []string{"-config", good, "-out", runDir}, "already holds a run; continue it with -resume"},
+		{"report without DIR", []string{"report"}, "usage: sweep report DIR"},
+		{"report on a non-run", []string{"report", t.TempDir()}, "is not a run directory (no summary.json)"},
+		{"check without -baseline", []string{"check", base}, "usage: sweep check -baseline OLD NEW"},
+		{"check on a non-run", []string{"check", "-baseline", base, t.TempDir()}, "summary.json: no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cwd := t.TempDir()
+			cmd := exec.Command(sweepBin(t), tt.args...)
+			cmd.Dir = cwd // where a default reports/ directory would appear
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			if code := cmd.ProcessState.ExitCode(); code != 2 {
+				t.Errorf("exit code %d (%v), want 2; stderr:\n%s", code, err, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("stderr does not contain %q:\n%s", tt.want, stderr.String())
+			}
+			assertEmptyDir(t, cwd)
+		})
+	}
+	if ents, _ := os.ReadDir(runDir); len(ents) != 1 {
+		t.Errorf("the existing run directory was written to: %d entries", len(ents))
+	}
+}
+
+// TestCheck is the regression gate on the gate package's fixture runs:
+// an A/A pair passes, a planted regression fails, runs of different grids
+// are refused as not comparable.
+func TestCheck(t *testing.T) {
+	const fix = "../../sweep/gate/testdata/"
+	tests := []struct {
+		name string
+		new  string
+		code int
+		want string // on stdout (the table) or stderr
+	}{
+		{"A/A pair", "aa", 0, "ok "},
+		{"planted regression", "regressed", 1, "REGRESSED: 1 of 36 comparisons worse beyond noise"},
+		{"new errors", "new-errors", 1, "new errors"},
+		{"mismatched runs", "mismatch", 2, "runs are not comparable"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := sweepCmd(t, "check", "-baseline", fix+"base", fix+tt.new)
+			if r.code != tt.code {
+				t.Errorf("exit code %d, want %d; stderr:\n%s", r.code, tt.code, r.stderr)
+			}
+			if !strings.Contains(r.stdout+r.stderr, tt.want) {
+				t.Errorf("output does not contain %q:\n%s%s", tt.want, r.stdout, r.stderr)
+			}
+			if tt.code == 0 && strings.Contains(r.stdout, "REGRESSED") {
+				t.Errorf("a passing check reports a regression:\n%s", r.stdout)
+			}
+		})
+	}
+}
+
+// TestDryRun prints the plan and the estimate and starts and writes
+// nothing.
+func TestDryRun(t *testing.T) {
+	tmp := t.TempDir()
+	r := sweepCmd(t, "-config", "../../configs/grid.toml", "-out", filepath.Join(tmp, "run"), "-dry-run")
+	if r.code != 0 {
+		t.Fatalf("exit code %d; stderr:\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "estimated wall time: ") || !strings.Contains(r.stdout, "(baseline)") {
+		t.Errorf("dry run printed no plan:\n%s", r.stdout)
+	}
+	assertEmptyDir(t, tmp)
+}
+
+// TestAllowRemoteWarns: a config that allows a non-loopback target gets
+// one warning line on stderr naming the key and the host. Only dry-run:
+// no load is ever sent to a remote address from a test.
+func TestAllowRemoteWarns(t *testing.T) {
+	r := sweepCmd(t, "-config", "testdata/remote.toml", "-dry-run")
+	if r.code != 0 {
+		t.Fatalf("exit code %d; stderr:\n%s", r.code, r.stderr)
+	}
+	ls := lines(r.stderr)
+	if len(ls) != 1 || !strings.Contains(ls[0], "warning") || !strings.Contains(ls[0], "target.allow_remote = true") || !strings.Contains(ls[0], "10.0.0.1") {
+		t.Errorf("stderr, want one warning line naming target.allow_remote and the host:\n%s", r.stderr)
+	}
+	// Loopback-only configs get no such warning.
+	r = sweepCmd(t, "-config", "../../configs/command.toml", "-dry-run")
+	if strings.Contains(r.stderr, "allow_remote") {
+		t.Errorf("warning for a loopback config:\n%s", r.stderr)
+	}
+}
+
+// TestTinyRun is a real sweep of the built-in host: the estimate is
+// printed before it starts (not with -q), the summary path is the one
+// line on stdout, and the run directory holds the data and the report.
+func TestTinyRun(t *testing.T) {
+	for _, quiet := range []bool{false, true} {
+		t.Run(fmt.Sprintf("quiet=%t", quiet), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "run")
+			args := []string{"-config", "testdata/tiny.toml", "-out", dir}
+			if quiet {
+				args = append(args, "-q")
+			}
+			r := sweepCmd(t, args...)
+			if r.code != 0 {
+				t.Fatalf("exit code %d; stderr:\n%s", r.code, r.stderr)
+			}
+			if got, want := r.stdout, filepath.Join(dir, "summary.md")+"\n"; got != want {
+				t.Errorf("stdout %q, want %q", got, want)
+			}
+			ls := lines(r.stderr)
+			if quiet {
+				if len(ls) != 0 {
+					t.Errorf("-q printed on stderr:\n%s", r.stderr)
+				}
+			} else if len(ls) == 0 || !strings.HasPrefix(ls[0], "sweep: tiny → "+dir+" (estimated ") {
+				t.Errorf("stderr does not start with the estimate:\n%s", r.stderr)
+			}
+			for _, f := range []string{"config.toml", "results.jsonl", "summary.json", "summary.md", "throughput.png"} {
+				if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+					t.Errorf("run directory lacks %s", f)
+				}
+			}
+		})
+	}
+}
