@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/driver"
 	"github.com/sweep-dev/sweep/sweep/schedule"
@@ -18,12 +19,16 @@ const (
 	stepOverhead  = 10 * time.Millisecond  // probes, generator setup, results append
 )
 
-// estimate is the expected wall time of the run: every window, plus one
-// server start per slot — and with restarts = "round" a start and a warmup
-// before every measured window.
-func estimate(c *config.Config) time.Duration {
+// estimate is the expected wall time of the run: every window not in done
+// (the windows a resumed run already has), plus one server start per slot
+// — and with restarts = "round" a start and a warmup before every
+// measured window.
+func estimate(c *config.Config, done map[sweep.WindowKey]bool) time.Duration {
 	slots := driver.Slots(c)
-	steps := schedule.Plan(slots, c.Load.Concurrency, c.Load.Rounds, c.Run.Seed)
+	steps := remaining(schedule.Plan(slots, c.Load.Concurrency, c.Load.Rounds, c.Run.Seed), done)
+	if len(steps) == 0 {
+		return 0
+	}
 	d := schedule.Estimate(steps, c.Load.Warmup, c.Load.Duration, stepOverhead)
 	d += time.Duration(len(slots)) * startOverhead
 	if c.Run.Restarts == "round" {
@@ -56,5 +61,23 @@ func printPlan(w io.Writer, c *config.Config) {
 	fmt.Fprintf(w, "rounds: %d, warmup %s, window %s, restarts %s\n", c.Load.Rounds, c.Load.Warmup, c.Load.Duration, c.Run.Restarts)
 	fmt.Fprintf(w, "windows: %d measured + %d warmups\n", schedule.Measured(steps), len(steps)-schedule.Measured(steps))
 	fmt.Fprintf(w, "pinning: server CPUs %q, load CPUs %q\n", c.Run.ServerCPUs.String(), c.Run.LoadCPUs.String())
-	fmt.Fprintf(w, "estimated wall time: %s\n", estimate(c).Round(time.Second))
+	fmt.Fprintf(w, "estimated wall time: %s\n", estimate(c, nil).Round(time.Second))
+}
+
+// remaining drops the measured steps in done, and the warmups of levels
+// with nothing left to measure (as schedule.Execute does).
+func remaining(steps []schedule.Step, done map[sweep.WindowKey]bool) []schedule.Step {
+	left := map[int]bool{}
+	for _, s := range steps {
+		if !s.Warmup && !done[s.Key()] {
+			left[s.Concurrency] = true
+		}
+	}
+	var out []schedule.Step
+	for _, s := range steps {
+		if (s.Warmup && left[s.Concurrency]) || (!s.Warmup && !done[s.Key()]) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

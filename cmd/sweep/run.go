@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/driver"
 	"github.com/sweep-dev/sweep/sweep/report"
@@ -99,7 +100,15 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		progress = nil
 	}
 	if !*quiet {
-		fmt.Fprintf(stderr, "sweep: %s → %s (estimated %s)\n", cfg.Name, dir, estimate(cfg).Round(time.Second))
+		done := map[sweep.WindowKey]bool{}
+		if *resume != "" {
+			if ws, err := results.Read(filepath.Join(dir, results.FileName)); err == nil {
+				for _, w := range ws {
+					done[w.Key()] = true
+				}
+			}
+		}
+		fmt.Fprintf(stderr, "sweep: %s → %s (estimated %s)\n", cfg.Name, dir, estimate(cfg, done).Round(time.Second))
 	}
 
 	ctx, stop := interruptible(stderr)
