@@ -208,7 +208,7 @@ max_restarts = 1
 		t.Errorf("outcome counts %d failed windows, want 4", fr.outcome.Failed)
 	}
 	for _, w := range crashing[2:] {
-		if !strings.HasPrefix(w.FailReason, "slot given up after repeated crashes: ") || !strings.Contains(w.FailReason, "exit status 3") {
+		if !strings.HasPrefix(w.FailReason, "slot given up after ") || !strings.Contains(w.FailReason, "exit status 3") {
 			t.Errorf("round %d: fail reason %q, want the slot given up after crashes with exit status 3", w.Round, w.FailReason)
 		}
 	}

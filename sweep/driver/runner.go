@@ -105,7 +105,7 @@ func (r *runner) Measure(ctx context.Context, s schedule.Step) (sweep.Window, er
 		Start: time.Now().UTC(),
 	}
 	if st.givenUp {
-		return r.fail(w, "slot given up after repeated crashes: "+st.lastFail, "", ""), nil
+		return r.fail(w, fmt.Sprintf("slot given up after %d failures (crashes or failed starts; max_restarts = %d); last: %s", st.crashes, r.c.Run.MaxRestarts, st.lastFail), "", ""), nil
 	}
 	started, err := r.ensure(ctx, st)
 	if err != nil {
@@ -119,7 +119,7 @@ func (r *runner) Measure(ctx context.Context, s schedule.Step) (sweep.Window, er
 		return r.fail(w, "server failed to start: "+reason, "", tail), nil
 	}
 	if st.givenUp { // it exited between windows once too often
-		return r.fail(w, "slot given up after repeated crashes: "+st.lastFail, "", ""), nil
+		return r.fail(w, fmt.Sprintf("slot given up after %d failures (crashes or failed starts; max_restarts = %d); last: %s", st.crashes, r.c.Run.MaxRestarts, st.lastFail), "", ""), nil
 	}
 	g, err := r.generator(st, s.Concurrency)
 	if err != nil {
