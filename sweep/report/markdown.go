@@ -120,8 +120,10 @@ func (m *mdWriter) recommendation() {
 	case r.KeepBaseline:
 		m.f("**Keep the baseline %s.** At c=%d no candidate improves %s beyond noise.", code(r.Config), r.Concurrency, words)
 	default:
-		m.f("**Use %s**: %s %s vs the baseline %s at c=%d (paired median%s).",
+		m.f("**Use %s**: %s %s vs the baseline %s at c=%d (paired median%s), beyond the A/A noise band, with no errors.",
 			code(r.Config), change(r.Change), words, code(m.s.Baseline), r.Concurrency, detail)
+		m.f("\n\n")
+		return // the stats reason says the same in other words
 	}
 	if reason := strings.TrimSpace(r.Reason); reason != "" {
 		if !strings.HasSuffix(reason, ".") {
