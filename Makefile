@@ -21,8 +21,11 @@ test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
+# The performance suite of BENCHMARKS.md (~15 min): Go microbenchmarks and
+# side-by-side measurements of sweep itself; prints the figures table.
+# Needs wrk and cc. Results: reports/bench-<UTC time>/ (or $$BENCH_OUT).
 bench: build
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./sweep/...
+	bench/run.sh all
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -20,7 +21,7 @@ var ErrClosed = errors.New("load: generator closed")
 type Generator struct {
 	o         Options
 	target    vegeta.Target
-	transport *http.Transport
+	transport *transport
 	rt        http.RoundTripper // transport; tests wrap it to observe requests
 
 	mu     sync.Mutex // held by Run
@@ -29,11 +30,15 @@ type Generator struct {
 
 // New validates o and returns a Generator. Nothing is dialled yet.
 func New(o Options) (*Generator, error) {
-	o, _, err := o.validate()
+	o, u, err := o.validate()
 	if err != nil {
 		return nil, err
 	}
-	tr := newTransport(o.Concurrency, o.AllowRemote)
+	addr := u.Host
+	if u.Port() == "" {
+		addr = net.JoinHostPort(u.Hostname(), "80")
+	}
+	tr := newTransport(addr, o.Concurrency, o.Timeout, o.AllowRemote)
 	return &Generator{
 		o:         o,
 		target:    vegeta.Target{Method: o.Method, URL: o.URL, Body: o.Body, Header: o.Header.Clone()},
@@ -64,8 +69,10 @@ func (g *Generator) Run(ctx context.Context, d time.Duration) (Result, error) {
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	stop := g.transport.setWindow(wctx)
+	defer stop()
 	client := &http.Client{
-		Transport: &windowTransport{base: g.rt, ctx: wctx, timeout: g.o.Timeout},
+		Transport: g.rt,
 		// A 3xx is a result of its own (a success), not a second request.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
@@ -123,7 +130,7 @@ func (g *Generator) Close() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.closed = true
-	g.transport.CloseIdleConnections()
+	g.transport.closeIdle()
 }
 
 // Options returns the validated options (defaults filled in).

@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"errors"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -23,6 +24,13 @@ type server struct {
 
 func newServer(t testing.TB, h http.HandlerFunc) *server {
 	t.Helper()
+	return newServerWith(t, h, nil)
+}
+
+// newServerWith is newServer with a hook that configures the http.Server
+// before it starts.
+func newServerWith(t testing.TB, h http.HandlerFunc, configure func(*http.Server)) *server {
+	t.Helper()
 	s := &server{}
 	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.served.Add(1)
@@ -32,6 +40,9 @@ func newServer(t testing.TB, h http.HandlerFunc) *server {
 		if st == http.StateNew {
 			s.conns.Add(1)
 		}
+	}
+	if configure != nil {
+		configure(s.Config)
 	}
 	s.Start()
 	t.Cleanup(s.Close)
@@ -131,6 +142,41 @@ func TestBodyAndHeadersSent(t *testing.T) {
 	r := run(t, newGen(t, Options{URL: s.URL, Method: "POST", Body: []byte("payload"), Header: h, Concurrency: 2, MaxRequests: 20}), time.Minute)
 	if r.StatusCodes["200"] != 20 || bad.Load() != 0 {
 		t.Errorf("codes %v, %d requests arrived without method/body/header", r.StatusCodes, bad.Load())
+	}
+}
+
+// TestMinimalRequest: a GET carries no header the user did not ask for —
+// not vegeta's X-Vegeta-Seq, not Go's default User-Agent, no
+// Accept-Encoding — so the server parses what wrk would send; a
+// User-Agent given in Options.Header is sent as given.
+func TestMinimalRequest(t *testing.T) {
+	for _, ua := range []string{"", "probe/1"} {
+		t.Run("ua="+ua, func(t *testing.T) {
+			var mu sync.Mutex
+			seen := map[string]int{}
+			s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				defer mu.Unlock()
+				for k, v := range r.Header {
+					seen[k+": "+strings.Join(v, ",")]++
+				}
+			})
+			h := http.Header{}
+			want := map[string]int{}
+			if ua != "" {
+				h.Set("User-Agent", ua)
+				want["User-Agent: "+ua] = 10
+			}
+			r := run(t, newGen(t, Options{URL: s.URL, Header: h, Concurrency: 2, MaxRequests: 10}), time.Minute)
+			if r.StatusCodes["200"] != 10 {
+				t.Fatalf("codes %v", r.StatusCodes)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !maps.Equal(seen, want) {
+				t.Errorf("request headers seen by the server: %v, want %v", seen, want)
+			}
+		})
 	}
 }
 

@@ -60,9 +60,9 @@ func TestDefaults(t *testing.T) {
 	if o := g.Options(); o.Method != "GET" || o.Timeout != DefaultTimeout {
 		t.Errorf("defaults: method %q timeout %v", o.Method, o.Timeout)
 	}
-	if tr := g.transport; tr.MaxConnsPerHost != 3 || tr.MaxIdleConnsPerHost != 3 || tr.DisableKeepAlives || tr.Proxy != nil {
-		t.Errorf("transport: max conns %d, idle %d, keep-alive off %t, proxy set %t",
-			tr.MaxConnsPerHost, tr.MaxIdleConnsPerHost, tr.DisableKeepAlives, tr.Proxy != nil)
+	if tr := g.transport; cap(tr.tokens) != 3 || cap(tr.idle) != 3 || tr.addr != "127.0.0.1:80" || tr.timeout != DefaultTimeout {
+		t.Errorf("transport: max conns %d, idle %d, addr %q, timeout %v; want 3, 3, 127.0.0.1:80, %v",
+			cap(tr.tokens), cap(tr.idle), tr.addr, tr.timeout, DefaultTimeout)
 	}
 }
 

@@ -74,8 +74,12 @@ type Host struct {
 
 	stopEpoch chan struct{}
 	epochDone sync.WaitGroup
-	closeOnce sync.Once
-	bodies    sync.Pool // *[]byte request body buffers
+	// epochParked is set while the epoch ticker waits for a request
+	// (epoch.go); the request that clears it sends on wakeEpoch.
+	epochParked atomic.Bool
+	wakeEpoch   chan struct{}
+	closeOnce   sync.Once
+	bodies      sync.Pool // *[]byte request body buffers
 }
 
 // New builds the engine from opts.Settings, compiles the plugin and checks
@@ -138,6 +142,7 @@ func (h *Host) load(name string) error {
 		return fmt.Errorf("plugin %s cannot be linked: %s", h.pluginName(), causeLine(cleanMessage(err.Error())))
 	}
 	h.stopEpoch = make(chan struct{})
+	h.wakeEpoch = make(chan struct{}, 1)
 	h.epochDone.Add(1)
 	go h.tickEpoch()
 	return h.probe()
@@ -182,22 +187,6 @@ func (h *Host) pluginName() string {
 		return Workload
 	}
 	return h.plugin.name
-}
-
-// tickEpoch advances the engine epoch every EpochInterval; a store's
-// deadline is ticks epochs after its creation.
-func (h *Host) tickEpoch() {
-	defer h.epochDone.Done()
-	t := time.NewTicker(EpochInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			h.engine.IncrementEpoch()
-		case <-h.stopEpoch:
-			return
-		}
-	}
 }
 
 // Stats returns a snapshot of the counters.

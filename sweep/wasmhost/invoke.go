@@ -135,6 +135,7 @@ func (h *Host) Invoke(ctx context.Context, body []byte, w http.ResponseWriter) e
 	h.stats.requests.Add(1)
 	h.inflight.Add(1)
 	defer h.inflight.Add(-1)
+	h.unparkEpoch()
 	if h.closed.Load() {
 		e := &Error{Reason: Other, Msg: "host is shutting down", status: http.StatusServiceUnavailable}
 		h.stats.errors[Other].Add(1)

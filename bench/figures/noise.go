@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/stats"
+)
+
+// bandGoal bounds the A/A central 50% interval: [Q1, Q3] ⊂ [−1%, +1%].
+const bandGoal = 0.01
+
+// noiseFigures: item 3, the A/A band of every aa-VARIANT-N run, and per
+// variant the median over its repetitions of the band's reach
+// max(|Q1|, |Q3|), per level and metric.
+func noiseFigures(dir string) ([]figure, error) {
+	const item = "3 noise (A/A)"
+	paths, _ := filepath.Glob(filepath.Join(dir, "aa-*-*"))
+	if len(paths) == 0 {
+		return notRun(item, "A/A band"), nil
+	}
+	slices.Sort(paths)
+	type key struct {
+		variant, metric string
+		c               int
+	}
+	reach := map[key][]float64{}
+	var variants []string
+	var figs []figure
+	for _, p := range paths {
+		if !exists(filepath.Join(p, "summary.json")) {
+			continue
+		}
+		base := filepath.Base(p)
+		variant := strings.TrimPrefix(base[:strings.LastIndexByte(base, '-')], "aa-")
+		if !slices.Contains(variants, variant) {
+			variants = append(variants, variant)
+		}
+		run, err := readRun(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range run.levels() {
+			cell, err := run.cell(run.summary.AAConfig, c)
+			if err != nil {
+				return nil, err
+			}
+			var parts []string
+			for _, m := range []string{sweep.MetricCPUPerReq, sweep.MetricRPS} {
+				d := cell.VsBaseline[m]
+				reach[key{variant, m, c}] = append(reach[key{variant, m, c}], max(math.Abs(d.Q1), math.Abs(d.Q3)))
+				parts = append(parts, fmt.Sprintf("%s [%s, %s]", metricName(m), pct(d.Q1), pct(d.Q3)))
+			}
+			figs = append(figs, figure{item: item, name: fmt.Sprintf("%s c=%d", base, c), value: strings.Join(parts, "; "),
+				note: fmt.Sprintf("%d pairs, restarts = %s, %s windows", cell.VsBaseline[sweep.MetricCPUPerReq].Pairs,
+					run.summary.Plan.Restarts, run.summary.Plan.Duration)})
+		}
+	}
+	for _, v := range variants {
+		for _, m := range []string{sweep.MetricCPUPerReq, sweep.MetricRPS} {
+			for _, c := range []int{1, 16} {
+				rs := reach[key{v, m, c}]
+				if len(rs) == 0 {
+					continue
+				}
+				_, med, _ := stats.Quartiles(rs)
+				worst := slices.Max(rs)
+				figs = append(figs, figure{item: item, name: fmt.Sprintf("%s: A/A reach of %s, c=%d", v, metricName(m), c),
+					value: fmt.Sprintf("±%.1f%% (worst ±%.1f%%)", 100*med, 100*worst), goal: "≤ ±1%", met: verdict(med <= bandGoal),
+					note: fmt.Sprintf("median over %d runs of the larger of −Q1 and Q3 (absolute)", len(rs))})
+			}
+		}
+	}
+	return figs, nil
+}
+
+func metricName(m string) string {
+	if m == sweep.MetricCPUPerReq {
+		return "CPU/req"
+	}
+	return "RPS"
+}

@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# bench/run.sh — the performance suite of BENCHMARKS.md: Go
+# microbenchmarks plus side-by-side measurements of sweep itself. `make
+# bench` runs `bench/run.sh all` (about 15 minutes on a 2-core machine) and
+# prints the figures table; every figure is a ratio of quantities measured
+# in that run. Results go to $BENCH_OUT (default reports/bench-<UTC time>).
+#
+#   bench/run.sh [PART...]   PART: all (default) = micro host load aa cost truth,
+#                            then figures; each part can be run alone, and
+#                            explore (item 3's other method variants) too
+#   bench/run.sh rss [DUR]   item 4's long run: sweep for DUR (default 30m),
+#                            driver RSS sampled every 10 s (not part of all)
+#
+# Environment: BENCH_OUT (output directory; reuse one to add parts),
+# BENCH_AA_REPS (repetitions of each A/A mode, default 2). Take figures on
+# a quiet machine: each part records the load average when it starts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${BENCH_OUT:-reports/bench-$(date -u +%Y%m%dT%H%M%SZ)}
+AA_REPS=${BENCH_AA_REPS:-2}
+mkdir -p "$OUT"
+# The host point of items 1–3: configs/grid.toml's baseline, with the argv
+# the driver gives a builtin slot.
+HOST_SETTINGS='{"linear_memory_keep_resident":"0","touch":"64KiB"}'
+
+log() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+
+# quiet PART records, as the part starts, how busy the CPUs are without
+# it: the CPU time used by all processes over 2 s (in CPUs; nothing of the
+# suite runs meanwhile) and the 1-minute load average (which still holds
+# the previous part).
+quiet() {
+	local a b busy
+	a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+	sleep 2
+	b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+	busy=$(echo "$a $b $(nproc)" | awk '{ printf "%.2f", $5 * ($3 - $1) / (($3 + $4) - ($1 + $2)) }')
+	printf '%s\t%s\tbusy_cpus=%s\tloadavg=%s\n' "$1" "$(date -u +%FT%TZ)" "$busy" "$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/load.tsv"
+	if awk -v b="$busy" 'BEGIN { exit !(b > 0.1) }'; then
+		log "warning: $busy CPUs busy with other work before $1: figures will be noisy"
+	fi
+}
+
+build() {
+	[ -x bin/sweep ] || { echo "bench: bin/sweep missing; run make build" >&2; exit 1; }
+	go build -o bin/bench-noop ./bench/noop
+	go build -o bin/bench-loadcmp ./bench/loadcmp
+	go build -o bin/bench-figures ./bench/figures
+	go build -o bin/bench-floor ./bench/floor
+	cc -O2 -o bin/bench-truth sweep/driver/testdata/truth/truth.c
+	command -v wrk >/dev/null || { echo "bench: wrk not found (apt-get install -y wrk)" >&2; exit 1; }
+}
+
+machine() {
+	{
+		echo "date: $(date -u +%FT%TZ)"
+		echo "nproc: $(nproc)"
+		echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+		echo "kernel: $(uname -r)"
+		echo "go: $(go version | cut -d' ' -f3)"
+		echo "wrk: $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)"
+		echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo '+changes')"
+	} >"$OUT/machine.txt"
+	cat "$OUT/machine.txt" >&2
+}
+
+# sweep_run NAME CONFIG: a real sweep into $OUT/NAME, timed, with the
+# driver's RSS sampled every 10 s into $OUT/rss-NAME.tsv. $SWEEP_ENV adds
+# environment variables (e.g. GOMAXPROCS=1) to the driver.
+sweep_run() {
+	local name=$1 cfg=$2 t0 t1 pid rc=0
+	rm -rf "${OUT:?}/$name" "$OUT/rss-$name.tsv"
+	t0=$(date +%s.%N)
+	env ${SWEEP_ENV:-} ./bin/sweep -config "$cfg" -out "$OUT/$name" -q >/dev/null &
+	pid=$!
+	sample_rss "$pid" "$OUT/rss-$name.tsv" &
+	wait "$pid" || rc=$?
+	t1=$(date +%s.%N)
+	wait
+	[ "$rc" -eq 0 ] || { echo "bench: sweep -config $cfg failed (exit $rc)" >&2; exit 1; }
+	LAST_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+}
+
+# sample_rss PID FILE: elapsed seconds and VmRSS (kB) every 10 s.
+sample_rss() {
+	local pid=$1 file=$2 t0 rss
+	t0=$(date +%s)
+	while rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null) && [ -n "$rss" ]; do
+		printf '%d\t%s\n' $(($(date +%s) - t0)) "$rss" >>"$file"
+		sleep 10
+	done
+}
+
+# floor: the in-process Invoke loop pinned to the server CPU (GOMAXPROCS 1,
+# as a pinned server gets), appended to floor.txt.
+floor() {
+	taskset -c 0 go test -run '^$' -bench 'BenchmarkInvoke/keep_resident=0/serial$' \
+		-benchtime 2s -count 3 -cpu 1 ./sweep/wasmhost >>"$OUT/floor.txt"
+}
+
+part_micro() {
+	quiet micro
+	log "micro: go test -bench . ./sweep/... (unpinned)"
+	go test -run '^$' -bench . -benchtime 2s ./sweep/... | tee "$OUT/micro.txt" | grep -E '^Benchmark' >&2
+}
+
+part_host() {
+	quiet host
+	log "host: bench/floor (host, no-op and Invoke loop in every round), 10 rounds of 2 s"
+	./bin/bench-floor -sweep bin/sweep -noop bin/bench-noop -settings-json "$HOST_SETTINGS" \
+		-c 1,16 -d 2s -rounds 10 >"$OUT/floor.jsonl"
+	log "host: Invoke microbenchmark, bench/host.toml (host vs no-op in sweep), microbenchmark again"
+	rm -f "$OUT/floor.txt"
+	floor
+	sweep_run host bench/host.toml
+	floor
+}
+
+part_load() {
+	quiet load
+	log "load: sweep's generator vs wrk on one host process, ABBA, 8 pairs of 3 s windows"
+	./bin/bench-loadcmp -c 1,16 -d 3s -reps 8 -- ./bin/sweep serve -plugin workload \
+		-settings-json "$HOST_SETTINGS" -timeout 5s -log-level warn >"$OUT/loadcmp.jsonl"
+	log "load: the same with the generator at GOMAXPROCS=1 (the driver change BENCHMARKS.md proposes)"
+	./bin/bench-loadcmp -gomaxprocs 1 -c 1,16 -d 3s -reps 8 -- ./bin/sweep serve -plugin workload \
+		-settings-json "$HOST_SETTINGS" -timeout 5s -log-level warn >"$OUT/loadcmp-gomaxprocs1.jsonl"
+}
+
+part_aa() {
+	quiet aa
+	local i mode
+	for i in $(seq 1 "$AA_REPS"); do
+		for mode in never round; do
+			log "aa: restarts = $mode, repetition $i of $AA_REPS"
+			sweep_run "aa-$mode-$i" "bench/aa-$mode.toml"
+			rm -f "$OUT/rss-aa-$mode-$i.tsv"
+		done
+	done
+}
+
+part_cost() {
+	quiet cost
+	local cfg name
+	: >"$OUT/wall.tsv"
+	: >"$OUT/dryrun.tsv"
+	for cfg in bench/small.toml configs/grid.toml configs/hosts.toml configs/keep-resident-2axis.toml; do
+		./bin/sweep -config "$cfg" -dry-run >"$OUT/dryrun.txt"
+		printf '%s\t%s\t%s\t%s\n' "$cfg" \
+			"$(sed -n 's/^slots (\([0-9]*\) server.*/\1/p' "$OUT/dryrun.txt")" \
+			"$(sed -n 's/^windows: \([0-9]*\) measured.*/\1/p' "$OUT/dryrun.txt")" \
+			"$(sed -n 's/^estimated wall time: //p' "$OUT/dryrun.txt")" >>"$OUT/dryrun.tsv"
+	done
+	rm -f "$OUT/dryrun.txt"
+	for cfg in bench/small.toml configs/grid.toml; do
+		name=$(basename "$cfg" .toml)
+		log "cost: real run of $cfg"
+		sweep_run "$name" "$cfg"
+		awk -F'\t' -v c="$cfg" -v w="$LAST_WALL" '$1 == c { print c "\t" w "\t" $4 "\t" $3 }' "$OUT/dryrun.tsv" >>"$OUT/wall.tsv"
+	done
+}
+
+# explore: item 3's method variants (not part of all). Each A/A mode with
+# 20 rounds of grid.toml's 2 s windows (a band estimated from 20 pairs, to
+# decide the default restart mode); 5 s windows; and the driver at
+# GOMAXPROCS=1 (what pinning it to one load CPU should imply).
+part_explore() {
+	quiet explore
+	local v
+	mkdir -p "$OUT/configs"
+	for v in never round; do
+		sed 's/^rounds = 5/rounds = 20/; s/^name = "bench-aa-'$v'"/name = "bench-aa-'$v'-r20"/' \
+			"bench/aa-$v.toml" >"$OUT/configs/aa-$v-r20.toml"
+	done
+	sed 's/^duration = "2s"/duration = "5s"/; s/^rounds = 5/rounds = 8/; s/^name = "bench-aa-never"/name = "bench-aa-never-5s"/' \
+		bench/aa-never.toml >"$OUT/configs/aa-never-5s.toml"
+	for v in never round; do
+		log "explore: restarts = $v, 20 rounds"
+		sweep_run "aa-$v-r20-1" "$OUT/configs/aa-$v-r20.toml"
+	done
+	log "explore: restarts = never, 5 s windows, 8 rounds"
+	sweep_run aa-never-5s-1 "$OUT/configs/aa-never-5s.toml"
+	log "explore: restarts = never, driver GOMAXPROCS=1"
+	SWEEP_ENV=GOMAXPROCS=1 sweep_run aa-never-gmp1-1 bench/aa-never.toml
+	rm -f "$OUT"/rss-aa-*.tsv
+}
+
+part_truth() {
+	quiet truth
+	log "truth: the C ground-truth server at burn 0, 200, 1000, 5000 µs"
+	sweep_run truth bench/truth.toml
+	rm -f "$OUT/rss-truth.tsv"
+}
+
+part_rss() {
+	local dur=${1:-30m} pid
+	quiet rss
+	log "rss: bench/long.toml for $dur, driver RSS every 10 s"
+	rm -rf "${OUT:?}/long" "$OUT/rss-long.tsv"
+	./bin/sweep -config bench/long.toml -out "$OUT/long" -q >/dev/null &
+	pid=$!
+	sample_rss "$pid" "$OUT/rss-long.tsv" &
+	sleep "$dur"
+	kill -INT "$pid" 2>/dev/null || true
+	wait || true
+}
+
+part_figures() {
+	bin/bench-figures "$OUT" | tee "$OUT/figures.md"
+	log "figures in $OUT/figures.md"
+}
+
+build
+machine
+[ $# -gt 0 ] || set -- all
+case "$1" in
+rss) part_rss "${2:-30m}"; part_figures; exit 0 ;;
+all) set -- micro host load aa cost truth ;;
+esac
+for p in "$@"; do
+	case "$p" in
+	micro | host | load | aa | explore | cost | truth | figures) "part_$p" ;;
+	*) echo "bench: unknown part $p (micro host load aa explore cost truth figures all, or rss [DUR])" >&2; exit 2 ;;
+	esac
+done
+[ "${!#}" = figures ] || part_figures
