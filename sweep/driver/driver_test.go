@@ -51,10 +51,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// run parses a config written in the test and runs it into a fresh dir.
-func run(t *testing.T, toml string) (string, sweep.Summary, []sweep.Window) {
+// loadConfig writes a config given in the test to dir/grid.toml and loads it.
+func loadConfig(t *testing.T, dir, toml string) *config.Config {
 	t.Helper()
-	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "grid.toml")
 	if err := os.WriteFile(cfgPath, []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
@@ -63,6 +62,14 @@ func run(t *testing.T, toml string) (string, sweep.Summary, []sweep.Window) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cfg
+}
+
+// run parses a config written in the test and runs it into a fresh dir.
+func run(t *testing.T, toml string) (string, sweep.Summary, []sweep.Window) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := loadConfig(t, dir, toml)
 	out := filepath.Join(dir, "run")
 	oc, err := Run(context.Background(), Options{Config: cfg, Dir: out, Exe: bins.sweep})
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/results"
 )
 
@@ -19,7 +18,6 @@ import (
 // resumes it: the run completes without redoing (or losing) any window.
 func TestInterruptAndResume(t *testing.T) {
 	dir := t.TempDir()
-	cfgPath := filepath.Join(dir, "grid.toml")
 	toml := fmt.Sprintf(`
 name = "resume"
 [target]
@@ -34,13 +32,7 @@ duration = "300ms"
 rounds = 5
 aa = false
 `, bins.truth)
-	if err := os.WriteFile(cfgPath, []byte(toml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(cfgPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := loadConfig(t, dir, toml)
 	out := filepath.Join(dir, "run")
 	resPath := filepath.Join(out, results.FileName)
 
