@@ -48,6 +48,7 @@ build() {
 	go build -o bin/bench-figures ./bench/figures
 	go build -o bin/bench-floor ./bench/floor
 	cc -O2 -o bin/bench-truth sweep/driver/testdata/truth/truth.c
+	cc -O2 -o bin/bench-burnstep bench/burnstep/burnstep.c
 	command -v wrk >/dev/null || { echo "bench: wrk not found (apt-get install -y wrk)" >&2; exit 1; }
 }
 
@@ -189,6 +190,7 @@ part_truth() {
 	log "truth: the C ground-truth server at burn 0, 200, 1000, 5000 µs"
 	sweep_run truth bench/truth.toml
 	rm -f "$OUT/rss-truth.tsv"
+	taskset -c 0 bin/bench-burnstep 0 200 1000 5000 >"$OUT/burnstep.tsv"
 }
 
 part_rss() {
