@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/run.sh — the performance suite of BENCHMARKS.md: Go
 # microbenchmarks plus side-by-side measurements of sweep itself. `make
-# bench` runs `bench/run.sh all` (about 15 minutes on a 2-core machine) and
+# bench` runs `bench/run.sh all` (about 17 minutes on a 2-core machine) and
 # prints the figures table; every figure is a ratio of quantities measured
 # in that run. Results go to $BENCH_OUT (default reports/bench-<UTC time>).
 #

@@ -75,6 +75,7 @@ type summary struct {
 
 func main() {
 	loop := flag.Bool("invoke-loop", false, "internal: run the Invoke loop on command (stdin: a duration per line; stdout: calls made)")
+	gap := flag.Duration("invoke-gap", 0, "sleep this long between the Invoke loop's calls (0: back to back, the floor); to see what idling between requests costs")
 	settingsJSON := flag.String("settings-json", `{"linear_memory_keep_resident":"0","touch":"64KiB"}`, "settings of the host and of the Invoke loop")
 	sweepBin := flag.String("sweep", "bin/sweep", "the sweep binary")
 	noopBin := flag.String("noop", "bin/bench-noop", "the bench/noop binary")
@@ -87,9 +88,9 @@ func main() {
 	flag.Parse()
 	var err error
 	if *loop {
-		err = invokeLoop(*settingsJSON, os.Stdin, os.Stdout)
+		err = invokeLoop(*settingsJSON, *gap, os.Stdin, os.Stdout)
 	} else {
-		err = run(*sweepBin, *noopBin, *settingsJSON, *levels, *d, *warmup, *rounds, *serverCPUs, *loadCPUs)
+		err = run(*sweepBin, *noopBin, *settingsJSON, *levels, *d, *warmup, *rounds, *serverCPUs, *loadCPUs, *gap)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
@@ -98,8 +99,8 @@ func main() {
 }
 
 // invokeLoop serves commands: for each duration read, it calls Invoke
-// back to back for that long and prints the number of calls.
-func invokeLoop(settingsJSON string, in io.Reader, out io.Writer) error {
+// back to back (or gap apart) for that long and prints the number of calls.
+func invokeLoop(settingsJSON string, gap time.Duration, in io.Reader, out io.Writer) error {
 	var m map[string]string
 	if err := json.Unmarshal([]byte(settingsJSON), &m); err != nil {
 		return fmt.Errorf("-settings-json: %w", err)
@@ -126,13 +127,16 @@ func invokeLoop(settingsJSON string, in io.Reader, out io.Writer) error {
 			if err := h.Invoke(ctx, nil, w); err != nil {
 				return err
 			}
+			if gap > 0 {
+				time.Sleep(gap)
+			}
 		}
 		fmt.Fprintln(out, n)
 	}
 	return sc.Err()
 }
 
-func run(sweepBin, noopBin, settingsJSON, levelList string, d, warmup time.Duration, rounds int, serverList, loadList string) error {
+func run(sweepBin, noopBin, settingsJSON, levelList string, d, warmup time.Duration, rounds int, serverList, loadList string, gap time.Duration) error {
 	var levels []int
 	for _, f := range strings.Split(levelList, ",") {
 		c, err := strconv.Atoi(strings.TrimSpace(f))
@@ -174,7 +178,7 @@ func run(sweepBin, noopBin, settingsJSON, levelList string, d, warmup time.Durat
 		return err
 	}
 	defer noop.Stop(3 * time.Second)
-	inv, err := startLoop(settingsJSON, srvCPUs)
+	inv, err := startLoop(settingsJSON, gap, srvCPUs)
 	if err != nil {
 		return err
 	}
@@ -267,12 +271,12 @@ type loopMeter struct {
 	out *bufio.Scanner
 }
 
-func startLoop(settingsJSON string, cpus cpuset.Set) (*loopMeter, error) {
+func startLoop(settingsJSON string, gap time.Duration, cpus cpuset.Set) (*loopMeter, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(self, "-invoke-loop", "-settings-json", settingsJSON)
+	cmd := exec.Command(self, "-invoke-loop", "-settings-json", settingsJSON, "-invoke-gap", gap.String())
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
