@@ -17,7 +17,11 @@ type Window struct {
 	Position    int    `json:"position"`    // 0-based position of the slot within the round
 
 	Start   time.Time `json:"start"`   // wall-clock start of the measured part
-	Seconds float64   `json:"seconds"` // measured length, from the monotonic clock
+	Seconds float64   `json:"seconds"` // time under load, from the monotonic clock (summed over slices)
+	// Slices is the number of interleaved pieces the window was measured
+	// in (load.slice); 1 (or 0 in results written before slicing existed)
+	// for one continuous piece.
+	Slices int `json:"slices,omitempty"`
 
 	// Load generator view.
 	Requests        int64            `json:"requests"`         // completed requests (any outcome)

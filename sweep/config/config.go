@@ -50,6 +50,8 @@ const (
 	MaxLevels = 64
 	// MaxRounds is the largest number of rounds.
 	MaxRounds = 1000
+	// MinSlice is the shortest load.slice other than 0.
+	MinSlice = 10 * time.Millisecond
 	// maxDuration bounds every duration key.
 	maxDuration = time.Hour
 )
@@ -133,6 +135,15 @@ type Target struct {
 	GOMAXPROCS int
 }
 
+// Slices is the number of pieces a window is measured in: Duration/Slice
+// rounded to the nearest integer, at least 1; 1 when Slice is 0.
+func (l LoadSpec) Slices() int {
+	if l.Slice <= 0 {
+		return 1
+	}
+	return max(1, int((l.Duration+l.Slice/2)/l.Slice))
+}
+
 // LoadSpec is the [load] table. (It is not called Load because Load is the
 // function that reads a config file.)
 type LoadSpec struct {
@@ -150,6 +161,13 @@ type LoadSpec struct {
 	// Rounds (rounds) is the number of measured rounds, 1..1000; in each
 	// round every slot gets one window per level. Default 5.
 	Rounds int
+	// Slice (slice) interleaves the windows of a round: each slot's window
+	// is measured as Slices() pieces of about Slice, taken from the slots
+	// in turn (the order reversed every other pass), so that the machine's
+	// drift over seconds falls alike on every slot of the round. 0 measures
+	// each window in one piece, one slot after the other. Default 50ms; 0
+	// or from MinSlice up to Duration.
+	Slice time.Duration
 	// AA (aa) adds the baseline's A/A twin slot, whose comparison with the
 	// baseline is the noise band. Default true; must be true when the grid
 	// has a single point.

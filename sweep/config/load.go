@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -23,6 +24,7 @@ func (p *parser) load(t *table) {
 	l.Duration = t.duration("duration", 3*time.Second)
 	l.Timeout = t.duration("timeout", 5*time.Second)
 	l.Rounds = int(t.integer("rounds", 5, 1, MaxRounds))
+	l.Slice = p.slice(t, l.Duration)
 	l.AA = t.boolean("aa", true)
 	l.Method = t.oneOf("method", "GET", methods...)
 	l.Path = t.str("path", "/")
@@ -87,4 +89,33 @@ func (p *parser) levels(t *table) []int {
 	}
 	slices.Sort(levels)
 	return levels
+}
+
+// slice reads load.slice: "0" (or any zero duration) for unsliced
+// windows, else a duration from MinSlice up to load.duration. Default 50ms,
+// or the whole window when duration is shorter than that.
+func (p *parser) slice(t *table, duration time.Duration) time.Duration {
+	const key = "load.slice"
+	want := fmt.Sprintf(`"0" (one piece per window) or a Go duration from %s up to load.duration (%s), e.g. "50ms"`, MinSlice, duration)
+	v, ok := t.get("slice")
+	if !ok {
+		return min(50*time.Millisecond, duration)
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		t.wrongType("slice", v, want)
+		return 0
+	}
+	if s == "0" {
+		return 0
+	}
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		p.fail(err, "%s = %q: not a duration; want %s", key, s, want)
+	case d == 0:
+	case d < MinSlice || d > duration:
+		p.failf("%s = %q: want %s", key, s, want)
+	}
+	return d
 }

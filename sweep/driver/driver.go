@@ -89,7 +89,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	r := newRunner(c, o, slots)
 	defer r.stopAll()
 
-	prog := newProgress(o.Progress, steps, done, c.Load.Warmup, c.Load.Duration)
+	prog := newProgress(o.Progress, steps, done, c.Load.Warmup, c.Load.Duration, c.Load.Slices() > 1)
 	emit := func(w sweep.Window) error {
 		if err := wr.Append(w); err != nil {
 			return err

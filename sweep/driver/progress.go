@@ -17,10 +17,12 @@ import (
 type progress struct {
 	w         io.Writer
 	tty       bool
-	total     int // steps still to run (warmups and windows)
-	doneSteps int // steps finished
-	begun     int // steps begun
-	windows   int
+	total     int  // steps still to run (warmups and windows)
+	doneSteps int  // steps finished
+	begun     int  // steps begun
+	warmDone  int  // warmup steps finished
+	windows   int  // measured windows recorded
+	sliced    bool // a round's windows are measured interleaved
 	started   time.Time
 	lastPlain time.Time
 	cur       schedule.Step
@@ -29,8 +31,8 @@ type progress struct {
 
 const plainEvery = 10 * time.Second
 
-func newProgress(w io.Writer, steps []schedule.Step, done map[sweep.WindowKey]bool, warmup, dur time.Duration) *progress {
-	p := &progress{w: w, started: time.Now(), lastPlain: time.Now()}
+func newProgress(w io.Writer, steps []schedule.Step, done map[sweep.WindowKey]bool, warmup, dur time.Duration, sliced bool) *progress {
+	p := &progress{w: w, started: time.Now(), lastPlain: time.Now(), sliced: sliced}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.tty = true
 	}
@@ -48,24 +50,34 @@ func newProgress(w io.Writer, steps []schedule.Step, done map[sweep.WindowKey]bo
 	return p
 }
 
-// step is called when a step begins.
+// step is called when a step begins. A warmup step is finished when the
+// next step begins; a measured one when its window is recorded (with
+// interleaved windows, all of a round's steps begin before any ends).
 func (p *progress) step(s schedule.Step) {
 	if p.w == nil {
 		return
 	}
-	p.doneSteps = p.begun
+	if p.begun > 0 && p.cur.Warmup {
+		p.warmDone++
+	}
 	p.begun++
 	p.cur = s
+	p.doneSteps = p.warmDone + p.windows
 	p.draw(false)
 }
 
 // window is called when a measured window has been recorded.
 func (p *progress) window(w sweep.Window) {
 	p.windows++
-	if p.w != nil && w.Failed {
+	if p.w == nil {
+		return
+	}
+	p.doneSteps = p.warmDone + p.windows
+	if w.Failed {
 		p.clear()
 		fmt.Fprintf(p.w, "window failed: %s c=%d round %d: %s\n", w.Config, w.Concurrency, w.Round+1, w.FailReason)
 	}
+	p.draw(false)
 }
 
 func (p *progress) eta() time.Duration {
@@ -77,12 +89,15 @@ func (p *progress) eta() time.Duration {
 }
 
 func (p *progress) line() string {
-	what := "warmup"
+	what := "warmup  " + p.cur.Slot.Config
 	if !p.cur.Warmup {
-		what = fmt.Sprintf("round %d", p.cur.Round+1)
+		what = fmt.Sprintf("round %d  %s", p.cur.Round+1, p.cur.Slot.Config)
+		if p.sliced {
+			what = fmt.Sprintf("round %d  all slots interleaved", p.cur.Round+1)
+		}
 	}
-	return fmt.Sprintf("%d/%d steps  c=%d %s  %s  elapsed %s  ETA %s", p.doneSteps, p.total,
-		p.cur.Concurrency, what, p.cur.Slot.Config, time.Since(p.started).Round(time.Second), p.eta().Round(time.Second))
+	return fmt.Sprintf("%d/%d steps  c=%d %s  elapsed %s  ETA %s", p.doneSteps, p.total,
+		p.cur.Concurrency, what, time.Since(p.started).Round(time.Second), p.eta().Round(time.Second))
 }
 
 func (p *progress) draw(final bool) {
@@ -120,7 +135,10 @@ func (p *progress) finish() {
 	if p.w == nil {
 		return
 	}
-	p.doneSteps = p.begun
+	if p.begun > 0 && p.cur.Warmup {
+		p.warmDone++
+	}
+	p.doneSteps = p.warmDone + p.windows
 	p.clear()
 	fmt.Fprintf(p.w, "measured %d windows in %s\n", p.windows, time.Since(p.started).Round(time.Second))
 }

@@ -90,79 +90,175 @@ func (r *runner) Warmup(ctx context.Context, s schedule.Step) error {
 	return nil
 }
 
-// Measure runs one measured window and returns it. A crash of the target
-// or a failed restart yields a Failed window (and nil error), so the sweep
+// measurement is one slot's measured window in progress.
+type measurement struct {
+	w     sweep.Window
+	st    *slotState
+	g     *load.Generator
+	lw    *load.Window
+	delta probe.Delta
+	self  time.Duration // the driver's own CPU over the window's slices
+	done  bool          // failed: it takes no more slices
+}
+
+// MeasureRound measures the round's windows. With load.slice = 0 (one
+// slice per window) each window is measured in one piece, one slot after
+// the other, and emitted as soon as it ends. Otherwise every slot is
+// made ready first, then the windows are measured in Slices() passes of
+// duration/Slices() each over the slots in schedule.SliceOrder, so the
+// machine's drift over the round falls alike on every slot; the windows
+// are emitted when the last pass ends.
+//
+// A crash of the target or a failed restart yields a Failed window (and
+// no error) and the slot takes no more slices this round, so the sweep
 // goes on; only fatal problems return an error.
-func (r *runner) Measure(ctx context.Context, s schedule.Step) (sweep.Window, error) {
+func (r *runner) MeasureRound(ctx context.Context, steps []schedule.Step, emit func(int, sweep.Window) error) error {
+	n := r.c.Load.Slices()
+	if n == 1 {
+		for i, s := range steps {
+			m, err := r.begin(ctx, s)
+			if err != nil {
+				return err
+			}
+			if err := r.slice(ctx, m, r.c.Load.Duration); err != nil {
+				return err
+			}
+			if err := emit(i, r.finish(m, 1)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	ms := make([]*measurement, len(steps))
+	for i, s := range steps {
+		m, err := r.begin(ctx, s)
+		if err != nil {
+			return err
+		}
+		ms[i] = m
+	}
+	d := r.c.Load.Duration / time.Duration(n)
+	for pass := range n {
+		for _, i := range schedule.SliceOrder(len(ms), pass) {
+			if err := r.slice(ctx, ms[i], d); err != nil {
+				return err
+			}
+		}
+	}
+	for i, m := range ms {
+		if err := emit(i, r.finish(m, n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// begin gets a step's slot ready to be measured: its server running (and
+// warmed up when it was just started) and its generator made. A slot that
+// cannot be made ready gives a measurement that is already done (Failed).
+func (r *runner) begin(ctx context.Context, s schedule.Step) (*measurement, error) {
 	if r.onStep != nil {
 		r.onStep(s)
 	}
 	st := r.slots[s.Slot.Index]
-	w := sweep.Window{
+	m := &measurement{st: st, lw: load.NewWindow(), w: sweep.Window{
 		Config: st.slot.Config, Point: st.slot.Point, Slot: st.slot.Index,
 		Baseline: st.slot.Baseline, AA: st.slot.AA,
 		Concurrency: s.Concurrency, Round: s.Round, Position: s.Position,
 		Start: time.Now().UTC(),
+	}}
+	givenUp := func() *measurement {
+		m.w = r.fail(m.w, fmt.Sprintf("slot given up after %d failures (crashes or failed starts; max_restarts = %d); last: %s", st.crashes, r.c.Run.MaxRestarts, st.lastFail), "", "")
+		m.done = true
+		return m
 	}
 	if st.givenUp {
-		return r.fail(w, fmt.Sprintf("slot given up after %d failures (crashes or failed starts; max_restarts = %d); last: %s", st.crashes, r.c.Run.MaxRestarts, st.lastFail), "", ""), nil
+		return givenUp(), nil
 	}
 	started, err := r.ensure(ctx, st)
 	if err != nil {
 		if ctx.Err() != nil {
-			return w, ctx.Err()
+			return nil, ctx.Err()
 		}
 		if ferr := r.fatalOrNil(st, err); ferr != nil {
-			return w, ferr
+			return nil, ferr
 		}
 		reason, tail := startFailure(err)
-		return r.fail(w, "server failed to start: "+reason, "", tail), nil
+		m.w = r.fail(m.w, "server failed to start: "+reason, "", tail)
+		m.done = true
+		return m, nil
 	}
 	if st.givenUp { // it exited between windows once too often
-		return r.fail(w, fmt.Sprintf("slot given up after %d failures (crashes or failed starts; max_restarts = %d); last: %s", st.crashes, r.c.Run.MaxRestarts, st.lastFail), "", ""), nil
+		return givenUp(), nil
 	}
 	g, err := r.generator(st, s.Concurrency)
 	if err != nil {
-		return w, err
+		return nil, err
 	}
+	m.g = g
 	if started {
 		// A fresh process (restarts = "round", or after a crash) is warmed
 		// up before it is measured, like every other slot.
 		if _, err := g.Run(ctx, r.c.Load.Warmup); ctx.Err() != nil {
-			return w, ctx.Err()
+			return nil, ctx.Err()
 		} else if err != nil {
-			return w, fmt.Errorf("warmup of %s at c=%d: %w", st.slot.Config, s.Concurrency, err)
+			return nil, fmt.Errorf("warmup of %s at c=%d: %w", st.slot.Config, s.Concurrency, err)
 		}
 	}
+	m.w.Start = time.Now().UTC()
+	return m, nil
+}
+
+// slice measures one slice of d of m's window (the whole window when it
+// is not sliced): the server's CPU and the driver's own over the load.
+func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) error {
+	if m.done {
+		return nil
+	}
+	st := m.st
 	pid := st.srv.PID
 	selfBefore, err := probe.Self()
 	if err != nil {
-		return w, fmt.Errorf("reading driver CPU: %w", err)
+		return fmt.Errorf("reading driver CPU: %w", err)
 	}
 	before, err := probe.Read(pid)
 	if err != nil {
-		return r.crashed(w, st, "server vanished before the window: "+err.Error()), nil
+		m.w, m.done = r.crashed(m.w, st, "server vanished before the window: "+err.Error()), true
+		return nil
 	}
-	w.Start = time.Now().UTC()
-	res, lerr := g.Run(ctx, r.c.Load.Duration)
+	lerr := m.g.RunSlice(ctx, d, m.lw)
 	after, perr := probe.Read(pid)
 	selfAfter, _ := probe.Self()
 	if ctx.Err() != nil {
-		return w, ctx.Err() // an interrupted window is not a result
+		return ctx.Err() // an interrupted window is not a result
 	}
 	if exited, _ := st.srv.Exited(); exited || perr != nil {
-		return r.crashed(w, st, "server exited during the window"), nil
+		m.w, m.done = r.crashed(m.w, st, "server exited during the window"), true
+		return nil
 	}
 	if lerr != nil {
-		return w, fmt.Errorf("load on %s at c=%d: %w", st.slot.Config, s.Concurrency, lerr)
+		return fmt.Errorf("load on %s at c=%d: %w", st.slot.Config, m.w.Concurrency, lerr)
 	}
-	fill(&w, res, probe.Diff(before, after), selfAfter-selfBefore, r.loadCPUs())
-	return w, nil
+	m.delta.Add(probe.Diff(before, after))
+	m.self += selfAfter - selfBefore
+	return nil
+}
+
+// finish returns m's window, filled in unless it failed.
+func (r *runner) finish(m *measurement, slices int) sweep.Window {
+	if m.done {
+		return m.w
+	}
+	fill(&m.w, m.lw.Result(), m.delta, m.self, r.loadCPUs())
+	m.w.Slices = slices
+	return m.w
 }
 
 // fill copies load and probe figures into w.
 func fill(w *sweep.Window, res load.Result, d probe.Delta, self time.Duration, loadCPUs int) {
-	w.Seconds = d.Wall.Seconds()
+	// The load's own span: the probes' reading between slices is not
+	// time under load.
+	w.Seconds = res.Seconds
 	w.Requests, w.Success = res.Requests, res.Success
 	w.StatusCodes, w.TransportErrors = res.StatusCodes, res.TransportErrors
 	w.Errors5xx = res.Errors5xx

@@ -59,13 +59,23 @@ func New(o Options) (*Generator, error) {
 // Attacker stops for good at the end of its first attack (its stop channel
 // stays closed), so it cannot carry a second window.
 func (g *Generator) Run(ctx context.Context, d time.Duration) (Result, error) {
+	w := NewWindow()
+	err := g.RunSlice(ctx, d, w)
+	return w.Result(), err
+}
+
+// RunSlice is Run for one slice of a window that is measured in several
+// pieces: it adds its requests, latencies and wall time to w instead of
+// returning them. A sliced window's Result is the sum of its slices (its
+// latency quantiles are those of all its requests together).
+func (g *Generator) RunSlice(ctx context.Context, d time.Duration, w *Window) error {
 	if d <= 0 {
-		return Result{}, fmt.Errorf("load: window duration %v must be positive", d)
+		return fmt.Errorf("load: window duration %v must be positive", d)
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
-		return Result{}, ErrClosed
+		return ErrClosed
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -85,7 +95,6 @@ func (g *Generator) Run(ctx context.Context, d time.Duration) (Result, error) {
 		// Bodies are read to the end and discarded, never kept.
 		vegeta.MaxBody(0),
 	)
-	tally := newTally()
 	start := time.Now()
 	results := atk.Attack(vegeta.NewStaticTargeter(g.target), pacer(g.o.MaxRequests), d, "")
 	done := make(chan struct{})
@@ -97,14 +106,15 @@ func (g *Generator) Run(ctx context.Context, d time.Duration) (Result, error) {
 		}
 	}()
 	for res := range results {
-		tally.add(res)
+		w.t.add(res)
 	}
 	close(done)
-	r := tally.result(time.Since(start))
+	w.wall += time.Since(start)
+	w.slices++
 	if err := ctx.Err(); err != nil {
-		return r, fmt.Errorf("load: window on %s interrupted: %w", g.o.URL, err)
+		return fmt.Errorf("load: window on %s interrupted: %w", g.o.URL, err)
 	}
-	return r, nil
+	return nil
 }
 
 // pacer is vegeta's unlimited rate (Rate{Freq: 0}: every tick at once, so

@@ -11,7 +11,7 @@ import (
 type Result struct {
 	// Seconds is the attack's wall time on the monotonic clock: from just
 	// before the first request is issued until the last response of the
-	// window has been read. Requests still in flight when the duration
+	// window has been read (summed over the slices of a sliced window). Requests still in flight when the duration
 	// ends are waited for and counted, so Requests/Seconds is the
 	// completion rate over the span the counted requests occupied.
 	Seconds float64
@@ -30,6 +30,24 @@ type Result struct {
 	// are vegeta's t-digest estimates; Max is exact.
 	P50, P95, P99, Max time.Duration
 }
+
+// Window accumulates the slices of one window (Generator.RunSlice). The
+// zero value is not usable; call NewWindow. A Window is not safe for
+// concurrent use.
+type Window struct {
+	t      *tally
+	wall   time.Duration
+	slices int
+}
+
+// NewWindow returns an empty window.
+func NewWindow() *Window { return &Window{t: newTally()} }
+
+// Slices is the number of RunSlice calls that added to w.
+func (w *Window) Slices() int { return w.slices }
+
+// Result is the window's total so far; call it once, after the last slice.
+func (w *Window) Result() Result { return w.t.result(w.wall) }
 
 // tally accumulates one window's results.
 type tally struct {

@@ -129,3 +129,18 @@ func Diff(before, after Sample) Delta {
 	}
 	return d
 }
+
+// Add accumulates e into d, for a window measured in slices: durations and
+// counts are summed, RSSBytes is e's (the latest), and Source stays
+// SourceClock only while every slice had it.
+func (d *Delta) Add(e Delta) {
+	if d.Source == "" || e.Source != SourceClock {
+		d.Source = e.Source
+	}
+	d.Wall += e.Wall
+	d.CPU += e.CPU
+	d.MinorFaults += e.MinorFaults
+	d.VolCtxSwitches += e.VolCtxSwitches
+	d.InvolCtxSwitches += e.InvolCtxSwitches
+	d.RSSBytes = e.RSSBytes
+}

@@ -17,8 +17,13 @@ import (
 type Runner interface {
 	// Warmup runs the discarded warmup window of a step.
 	Warmup(ctx context.Context, s Step) error
-	// Measure runs one measured window and returns its measurement.
-	Measure(ctx context.Context, s Step) (sweep.Window, error)
+	// MeasureRound runs the measured windows of one round: steps are the
+	// round's steps still to measure (same concurrency and round, never
+	// empty), in position order. It calls emit(i, w) with the window of
+	// steps[i] as soon as that window is complete, once per step; windows
+	// measured in interleaved slices are all complete only at the end of
+	// the round. An error from emit must stop it and be returned.
+	MeasureRound(ctx context.Context, steps []Step, emit func(i int, w sweep.Window) error) error
 	// RoundStart is called before the first executed step of each
 	// (concurrency, round), the warmup "round" -1 included. The driver
 	// restarts its servers there when restarts = "round".
@@ -50,7 +55,8 @@ func Execute(ctx context.Context, steps []Step, done map[sweep.WindowKey]bool, r
 	type round struct{ conc, round int }
 	var cur round
 	started := false
-	for i, s := range steps {
+	for i := 0; i < len(steps); i++ {
+		s := steps[i]
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("schedule: stopped before step %d of %d (%s): %w", i+1, len(steps), describe(s), err)
 		}
@@ -69,17 +75,53 @@ func Execute(ctx context.Context, steps []Step, done map[sweep.WindowKey]bool, r
 			}
 			continue
 		}
-		w, err := r.Measure(ctx, s)
+		// The rest of this round: consecutive measured steps of the same
+		// level and round, minus those already done.
+		var group []Step
+		j := i
+		for ; j < len(steps) && !steps[j].Warmup && steps[j].Concurrency == s.Concurrency && steps[j].Round == s.Round; j++ {
+			if !done[steps[j].Key()] {
+				group = append(group, steps[j])
+			}
+		}
+		i = j - 1
+		emitted := make([]bool, len(group))
+		var emitErr error // returned as it is, not wrapped again
+		err := r.MeasureRound(ctx, group, func(k int, w sweep.Window) error {
+			emitErr = emitOne(ctx, group, emitted, k, w, emit)
+			return emitErr
+		})
+		if err != nil && emitErr != nil && errors.Is(err, emitErr) {
+			return emitErr
+		}
 		if err != nil {
-			return stepError(ctx, "running", s, err)
+			return wrapStop(ctx, fmt.Sprintf("schedule: measuring round %d at c=%d", s.Round, s.Concurrency), err)
 		}
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("schedule: stopped during %s, window discarded: %w", describe(s), err)
+			return fmt.Errorf("schedule: stopped during round %d at c=%d: %w", s.Round, s.Concurrency, err)
 		}
-		stamp(&w, s)
-		if err := emit(w); err != nil {
-			return fmt.Errorf("schedule: recording %s: %w", describe(s), err)
+		for k, ok := range emitted {
+			if !ok {
+				return fmt.Errorf("schedule: runner returned without a window for %s", describe(group[k]))
+			}
 		}
+	}
+	return nil
+}
+
+// emitOne stamps and emits the window of group[k], unless ctx was
+// cancelled (the window is then discarded, so -resume measures it again).
+func emitOne(ctx context.Context, group []Step, emitted []bool, k int, w sweep.Window, emit func(sweep.Window) error) error {
+	if k < 0 || k >= len(group) || emitted[k] {
+		return fmt.Errorf("schedule: runner emitted window %d of a round of %d twice or out of range", k, len(group))
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("schedule: stopped during %s, window discarded: %w", describe(group[k]), err)
+	}
+	emitted[k] = true
+	stamp(&w, group[k])
+	if err := emit(w); err != nil {
+		return fmt.Errorf("schedule: recording %s: %w", describe(group[k]), err)
 	}
 	return nil
 }
@@ -99,10 +141,16 @@ func stamp(w *sweep.Window, s Step) {
 // stepError wraps a runner error with its step; when the context was
 // cancelled meanwhile the result also wraps ctx.Err().
 func stepError(ctx context.Context, verb string, s Step, err error) error {
+	return wrapStop(ctx, "schedule: "+verb+" "+describe(s), err)
+}
+
+// wrapStop prefixes err; when the context was cancelled meanwhile the
+// result also wraps ctx.Err().
+func wrapStop(ctx context.Context, prefix string, err error) error {
 	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
-		return fmt.Errorf("schedule: %s %s: %w (stopped: %w)", verb, describe(s), err, cerr)
+		return fmt.Errorf("%s: %w (stopped: %w)", prefix, err, cerr)
 	}
-	return fmt.Errorf("schedule: %s %s: %w", verb, describe(s), err)
+	return fmt.Errorf("%s: %w", prefix, err)
 }
 
 // describe names a step for error messages.

@@ -20,6 +20,7 @@ type fakeRunner struct {
 	errAt   string // a call line at which to return errBoom
 	hook    func(s Step)
 	emitted []sweep.Window
+	rounds  *[]string // when set, MeasureRound logs each round's slots
 }
 
 var errBoom = errors.New("boom")
@@ -50,6 +51,29 @@ func (f *fakeRunner) Measure(_ context.Context, s Step) (sweep.Window, error) {
 		w.Failed, w.FailReason = true, "server exited"
 	}
 	return w, f.call(fmt.Sprintf("measure %s c=%d r=%d", s.Slot.Config, s.Concurrency, s.Round))
+}
+
+// MeasureRound measures the round's steps one after the other, as a
+// runner with unsliced windows does, and logs the round when it has more
+// than one step.
+func (f *fakeRunner) MeasureRound(ctx context.Context, steps []Step, emit func(int, sweep.Window) error) error {
+	if f.rounds != nil {
+		var names []string
+		for _, s := range steps {
+			names = append(names, s.Slot.Config)
+		}
+		*f.rounds = append(*f.rounds, fmt.Sprintf("c=%d r=%d %s", steps[0].Concurrency, steps[0].Round, strings.Join(names, "")))
+	}
+	for i, s := range steps {
+		w, err := f.Measure(ctx, s)
+		if err != nil {
+			return err
+		}
+		if err := emit(i, w); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (f *fakeRunner) emit(w sweep.Window) error {
@@ -225,7 +249,7 @@ func TestExecuteFatal(t *testing.T) {
 	}{
 		{"start c=1 r=-1", "schedule: starting round warmup of slot 0 (A) at c=1: boom", 0},
 		{"warm C c=1", "schedule: running warmup of slot 2 (C) at c=1: boom", 0},
-		{"measure B c=1 r=1", "schedule: running slot 1 (B) at c=1 round 1: boom", 4},
+		{"measure B c=1 r=1", "schedule: measuring round 1 at c=1: boom", 4},
 		{"start c=1 r=1", "schedule: starting round slot 2 (C) at c=1 round 1: boom", 3},
 	} {
 		f := &fakeRunner{errAt: tc.errAt}

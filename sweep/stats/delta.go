@@ -2,6 +2,7 @@ package stats
 
 import (
 	"maps"
+	"math"
 
 	"github.com/sweep-dev/sweep/sweep"
 )
@@ -33,13 +34,20 @@ func delta(rs []float64) sweep.Delta {
 
 // verdict judges d. An effect is real only when the whole central
 // interval [Q1, Q3] lies on one side of zero and, when a band is given,
-// also entirely outside it (below band.Q1 or above band.Q3).
+// also beyond the band's reach max(|Q1|, |Q3|) on that side.
 func verdict(d sweep.Delta, band *sweep.Band, lowerBetter bool) string {
 	if d.Pairs == 0 {
 		return sweep.VerdictNoChange
 	}
-	down := d.Q3 < 0 && (band == nil || d.Q3 < band.Q1)
-	up := d.Q1 > 0 && (band == nil || d.Q1 > band.Q3)
+	// The band counts in both directions: which of two identical
+	// processes is "the baseline" is arbitrary, so an A/A offset of +x
+	// says a candidate's process may sit x away on either side.
+	reach := 0.0
+	if band != nil {
+		reach = max(math.Abs(band.Q1), math.Abs(band.Q3))
+	}
+	down := d.Q3 < 0 && d.Q3 < -reach
+	up := d.Q1 > 0 && d.Q1 > reach
 	switch {
 	case down && lowerBetter, up && !lowerBetter:
 		return sweep.VerdictBetter
