@@ -165,8 +165,8 @@ type LoadSpec struct {
 	// is measured as Slices() pieces of about Slice, taken from the slots
 	// in turn (the order reversed every other pass), so that the machine's
 	// drift over seconds falls alike on every slot of the round. 0 measures
-	// each window in one piece, one slot after the other. Default 50ms; 0
-	// or from MinSlice up to Duration.
+	// each window in one piece, one slot after the other. Default 0;
+	// else from MinSlice up to Duration, e.g. 50ms.
 	Slice time.Duration
 	// AA (aa) adds the baseline's A/A twin slot, whose comparison with the
 	// baseline is the noise band. Default true; must be true when the grid

@@ -47,7 +47,7 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("Target = %+v, want %+v", c.Target, want)
 	}
 	wantLoad := LoadSpec{Concurrency: []int{1, 4, 16}, Warmup: 2 * time.Second, Duration: 3 * time.Second,
-		Timeout: 5 * time.Second, Rounds: 5, Slice: 50 * time.Millisecond, AA: true, Method: "GET", Path: "/"}
+		Timeout: 5 * time.Second, Rounds: 5, AA: true, Method: "GET", Path: "/"}
 	if !reflect.DeepEqual(c.Load, wantLoad) {
 		t.Errorf("Load = %+v, want %+v", c.Load, wantLoad)
 	}
@@ -348,18 +348,18 @@ func TestReferenceCoversKeys(t *testing.T) {
 }
 
 // TestSlices: load.slice splits a window into duration/slice pieces,
-// rounded; "0" keeps it whole; a short window keeps the default whole.
+// rounded; "0" and the default keep it whole.
 func TestSlices(t *testing.T) {
 	for _, tc := range []struct {
 		toml string
 		want int
 	}{
-		{"[load]\nduration = \"2s\"\n", 40},
+		{"[load]\nduration = \"2s\"\n", 1},
+		{"[load]\nduration = \"2s\"\nslice = \"50ms\"\n", 40},
 		{"[load]\nduration = \"2s\"\nslice = \"0\"\n", 1},
 		{"[load]\nduration = \"2s\"\nslice = \"0s\"\n", 1},
 		{"[load]\nduration = \"3s\"\nslice = \"70ms\"\n", 43},
 		{"[load]\nduration = \"2s\"\nslice = \"2s\"\n", 1},
-		{"[load]\nduration = \"30ms\"\n", 1},
 	} {
 		c, err := Parse("slices.toml", []byte(tc.toml))
 		if err != nil {
