@@ -123,7 +123,7 @@ func (r *runner) MeasureRound(ctx context.Context, steps []schedule.Step, emit f
 			if err := r.slice(ctx, m, r.c.Load.Duration); err != nil {
 				return err
 			}
-			if err := emit(i, r.finish(m, 1)); err != nil {
+			if err := emit(i, r.finish(m)); err != nil {
 				return err
 			}
 		}
@@ -146,7 +146,7 @@ func (r *runner) MeasureRound(ctx context.Context, steps []schedule.Step, emit f
 		}
 	}
 	for i, m := range ms {
-		if err := emit(i, r.finish(m, n)); err != nil {
+		if err := emit(i, r.finish(m)); err != nil {
 			return err
 		}
 	}
@@ -245,12 +245,12 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 }
 
 // finish returns m's window, filled in unless it failed.
-func (r *runner) finish(m *measurement, slices int) sweep.Window {
+func (r *runner) finish(m *measurement) sweep.Window {
 	if m.done {
 		return m.w
 	}
 	fill(&m.w, m.lw.Result(), m.delta, m.self, r.loadCPUs())
-	m.w.Slices = slices
+	m.w.Slices = m.lw.Slices()
 	return m.w
 }
 
