@@ -8,7 +8,8 @@
 #   bench/run.sh [PART...]   PART: all (default) = micro host load aa cost truth,
 #                            then figures; each part can be run alone, and
 #                            explore (item 3's other method variants) too
-#   bench/run.sh rss [DUR]   item 4's long run: sweep for DUR (default 30m),
+#   bench/run.sh rss [DUR [CONFIG]]  item 4's long run: sweep CONFIG (default
+#                            bench/long.toml) for DUR (default 30m),
 #                            driver RSS sampled every 10 s (not part of all)
 #
 # Environment: BENCH_OUT (output directory; reuse one to add parts),
@@ -194,11 +195,11 @@ part_truth() {
 }
 
 part_rss() {
-	local dur=${1:-30m} pid
+	local dur=${1:-30m} cfg=${2:-bench/long.toml} pid
 	quiet rss
-	log "rss: bench/long.toml for $dur, driver RSS every 10 s"
+	log "rss: $cfg for $dur, driver RSS every 10 s"
 	rm -rf "${OUT:?}/long" "$OUT/rss-long.tsv"
-	./bin/sweep -config bench/long.toml -out "$OUT/long" -q >/dev/null &
+	./bin/sweep -config "$cfg" -out "$OUT/long" -q >/dev/null &
 	pid=$!
 	sample_rss "$pid" "$OUT/rss-long.tsv" &
 	sleep "$dur"
@@ -215,7 +216,7 @@ build
 machine
 [ $# -gt 0 ] || set -- all
 case "$1" in
-rss) part_rss "${2:-30m}"; part_figures; exit 0 ;;
+rss) part_rss "${2:-30m}" "${3:-}"; part_figures; exit 0 ;;
 all) set -- micro host load aa cost truth ;;
 esac
 for p in "$@"; do

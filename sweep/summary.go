@@ -86,6 +86,11 @@ type Cell struct {
 	MinorFaultsPerReq float64 `json:"minor_faults_per_req"`
 	RSSBytes          int64   `json:"rss_bytes"`
 	GeneratorBound    int     `json:"generator_bound_windows"`
+	// ServerSteal and LoadSteal are the medians over the windows of the
+	// share of the server and load CPUs' time the hypervisor stole
+	// (Window.ServerSteal, Window.LoadSteal).
+	ServerSteal float64 `json:"server_steal"`
+	LoadSteal   float64 `json:"load_steal"`
 
 	// VsBaseline is the paired comparison against the baseline, keyed by
 	// metric name; absent for the baseline itself.

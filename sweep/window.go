@@ -51,6 +51,13 @@ type Window struct {
 	DriverCPUUtil  float64 `json:"driver_cpu_util"` // driver CPU seconds / (Seconds × load CPUs), 0..1
 	GeneratorBound bool    `json:"generator_bound"` // DriverCPUUtil above the threshold: RPS may be the generator's limit
 
+	// Machine noise: the share of the server CPUs' and of the load CPUs'
+	// time over the window that the hypervisor stole (/proc/stat steal:
+	// a vCPU ready to run while the host ran something else). All online
+	// CPUs count for a side that is not pinned. 0 on bare metal.
+	ServerSteal float64 `json:"server_steal"`
+	LoadSteal   float64 `json:"load_steal"`
+
 	// Failure of the window itself (target crashed, never ready, ...).
 	Failed     bool   `json:"failed,omitempty"`
 	FailReason string `json:"fail_reason,omitempty"`

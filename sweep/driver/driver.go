@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
@@ -83,6 +84,13 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 
 	if err := cpuset.PinProcess(0, c.Run.LoadCPUs); err != nil {
 		return out, fmt.Errorf("pinning the driver to load CPUs: %w", err)
+	}
+	if n := len(c.Run.LoadCPUs); n > 0 {
+		// The runtime sized GOMAXPROCS from the affinity it started with
+		// and does not follow a later sched_setaffinity: more Ps than
+		// pinned CPUs only adds idle-P spinning and hand-offs to the
+		// generator's cost per request (BENCHMARKS.md, item 2).
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
 	}
 	env := Environment(c)
 

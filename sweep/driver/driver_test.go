@@ -167,6 +167,11 @@ rounds = 2
 		if w.Requests == 0 || w.RPS <= 0 || w.CPUUsPerReq <= 0 || w.CPUSeconds <= 0 {
 			t.Errorf("implausible window %s c=%d: requests %d rps %.1f cpu/req %.1f", w.Config, w.Concurrency, w.Requests, w.RPS, w.CPUUsPerReq)
 		}
+		// Steal is a share of the CPUs' time: 0 on bare metal, never
+		// beyond the whole (a tick of slack for the 10 ms counter).
+		if w.ServerSteal < 0 || w.ServerSteal > 1.01 || w.LoadSteal < 0 || w.LoadSteal > 1.01 {
+			t.Errorf("window %s c=%d: steal server %v load %v, want shares in [0, 1]", w.Config, w.Concurrency, w.ServerSteal, w.LoadSteal)
+		}
 	}
 	base := cell(t, s, "total_memories=1000", 8)
 	tiny1 := cell(t, s, "total_memories=2", 1)

@@ -98,7 +98,13 @@ type measurement struct {
 	lw    *load.Window
 	delta probe.Delta
 	self  time.Duration // the driver's own CPU over the window's slices
-	done  bool          // failed: it takes no more slices
+	// steal is the hypervisor's steal time on the server CPUs and on the
+	// load CPUs over the window's slices, and stealWall the time those
+	// readings spanned; stealOK is false once a reading failed, and the
+	// window's steal fields stay unset.
+	serverSteal, loadSteal, stealWall time.Duration
+	stealOK                           bool
+	done                              bool // failed: it takes no more slices
 }
 
 // MeasureRound measures the round's windows. With load.slice = 0 (one
@@ -161,7 +167,7 @@ func (r *runner) begin(ctx context.Context, s schedule.Step) (*measurement, erro
 		r.onStep(s)
 	}
 	st := r.slots[s.Slot.Index]
-	m := &measurement{st: st, lw: load.NewWindow(), w: sweep.Window{
+	m := &measurement{st: st, lw: load.NewWindow(), stealOK: true, w: sweep.Window{
 		Config: st.slot.Config, Point: st.slot.Point, Slot: st.slot.Index,
 		Baseline: st.slot.Baseline, AA: st.slot.AA,
 		Concurrency: s.Concurrency, Round: s.Round, Position: s.Position,
@@ -226,7 +232,9 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 		m.w, m.done = r.crashed(m.w, st, "server vanished before the window: "+err.Error()), true
 		return nil
 	}
+	srvBefore, loadBefore, t0, serr := r.readSteal()
 	lerr := m.g.RunSlice(ctx, d, m.lw)
+	srvAfter, loadAfter, t1, serr2 := r.readSteal()
 	after, perr := probe.Read(pid)
 	selfAfter, _ := probe.Self()
 	if ctx.Err() != nil {
@@ -241,7 +249,28 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 	}
 	m.delta.Add(probe.Diff(before, after))
 	m.self += selfAfter - selfBefore
+	if serr != nil || serr2 != nil {
+		if m.stealOK {
+			r.o.Log.Warn("reading steal time from /proc/stat failed: the window has no steal figures", "err", errors.Join(serr, serr2))
+		}
+		m.stealOK = false
+	} else {
+		m.serverSteal += srvAfter - srvBefore
+		m.loadSteal += loadAfter - loadBefore
+		m.stealWall += t1.Sub(t0)
+	}
 	return nil
+}
+
+// readSteal reads the hypervisor's steal time of the server CPUs and of
+// the load CPUs (all CPUs for a side that is not pinned), and when.
+func (r *runner) readSteal() (server, load time.Duration, at time.Time, err error) {
+	at = time.Now()
+	if server, err = probe.ReadSteal(r.c.Run.ServerCPUs); err != nil {
+		return 0, 0, at, err
+	}
+	load, err = probe.ReadSteal(r.c.Run.LoadCPUs)
+	return server, load, at, err
 }
 
 // finish returns m's window, filled in unless it failed.
@@ -251,6 +280,10 @@ func (r *runner) finish(m *measurement) sweep.Window {
 	}
 	fill(&m.w, m.lw.Result(), m.delta, m.self, r.loadCPUs())
 	m.w.Slices = m.lw.Slices()
+	if m.stealOK {
+		m.w.ServerSteal = probe.StealFraction(m.serverSteal, m.stealWall, r.serverCPUs())
+		m.w.LoadSteal = probe.StealFraction(m.loadSteal, m.stealWall, r.loadCPUs())
+	}
 	return m.w
 }
 
@@ -288,8 +321,14 @@ func fill(w *sweep.Window, res load.Result, d probe.Delta, self time.Duration, l
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // loadCPUs is the number of CPUs the generator may use.
-func (r *runner) loadCPUs() int {
-	if n := len(r.c.Run.LoadCPUs); n > 0 {
+func (r *runner) loadCPUs() int { return countCPUs(r.c.Run.LoadCPUs) }
+
+// serverCPUs is the number of CPUs the servers may use.
+func (r *runner) serverCPUs() int { return countCPUs(r.c.Run.ServerCPUs) }
+
+// countCPUs is len(set), or the number of online CPUs for an empty set.
+func countCPUs(set cpuset.Set) int {
+	if n := len(set); n > 0 {
 		return n
 	}
 	if online, err := cpuset.Online(); err == nil && len(online) > 0 {

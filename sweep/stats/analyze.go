@@ -30,6 +30,7 @@ type Options struct {
 	Objective         string  // "cpu_per_req" (default) or "success_rps"
 	MinRounds         int     // fewer pairs than this → warning "few_rounds"; default 5
 	WideSpread        float64 // ratio IQR wider than this → warning "wide_spread"; default 0.10
+	StealWarn         float64 // median steal of the server or load CPUs above this → warning "steal"; default 0.02
 }
 
 // Analysis is what Analyze finds. Cell-specific warnings live in each
@@ -100,6 +101,9 @@ func withDefaults(o Options, levels []int) Options {
 	}
 	if o.WideSpread == 0 {
 		o.WideSpread = 0.10
+	}
+	if o.StealWarn == 0 {
+		o.StealWarn = 0.02
 	}
 	return o
 }

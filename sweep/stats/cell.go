@@ -65,7 +65,7 @@ func (g *group) rounds() []int {
 
 // summarize fills the cell's medians, sums and counts from its good windows.
 func (g *group) summarize() {
-	var rps, srps, cpu, p50, p95, p99, faults, rss []float64
+	var rps, srps, cpu, p50, p95, p99, faults, rss, ssteal, lsteal []float64
 	c := &g.cell
 	for _, round := range g.rounds() {
 		w := g.byRound[round]
@@ -77,6 +77,8 @@ func (g *group) summarize() {
 		p99 = append(p99, w.P99Ms)
 		faults = append(faults, w.MinorFaultsPerReq)
 		rss = append(rss, float64(w.RSSBytes))
+		ssteal = append(ssteal, w.ServerSteal)
+		lsteal = append(lsteal, w.LoadSteal)
 		c.Errors5xx += w.Errors5xx
 		g.errors += windowErrors(w)
 		g.requests += w.Requests
@@ -93,6 +95,7 @@ func (g *group) summarize() {
 	c.P99Ms = median(p99)
 	c.MinorFaultsPerReq = median(faults)
 	c.RSSBytes = int64(median(rss))
+	c.ServerSteal, c.LoadSteal = median(ssteal), median(lsteal)
 	if g.requests > 0 {
 		c.ErrorRate = float64(g.errors) / float64(g.requests)
 	}

@@ -10,7 +10,7 @@ import (
 
 // cellWarnings attaches each cell's caveats, in a fixed order:
 // failed_windows, no_baseline, few_rounds, errors, generator_bound,
-// wide_spread.
+// steal, wide_spread.
 func (r *run) cellWarnings() {
 	for _, g := range r.order {
 		c := &g.cell
@@ -45,6 +45,10 @@ func (r *run) cellWarnings() {
 		if c.GeneratorBound > 0 {
 			add("generator_bound", fmt.Sprintf("%d of %d windows were generator-bound: the RPS may be the load generator's limit, not the server's",
 				c.GeneratorBound, c.Rounds))
+		}
+		if c.ServerSteal > r.o.StealWarn || c.LoadSteal > r.o.StealWarn {
+			add("steal", fmt.Sprintf("the hypervisor stole %.1f%% of the server CPUs' time and %.1f%% of the load CPUs' (medians over the windows; more than %.1f%%): this machine's own noise, which widens every interval at this level",
+				100*c.ServerSteal, 100*c.LoadSteal, 100*r.o.StealWarn))
 		}
 		for _, m := range sweep.Metrics {
 			if d, ok := c.VsBaseline[m]; ok && d.Pairs > 0 && d.Q3-d.Q1 > r.o.WideSpread {

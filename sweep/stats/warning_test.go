@@ -9,6 +9,14 @@ import (
 
 func TestCellWarnings(t *testing.T) {
 	bound := func(w *sweep.Window) { w.GeneratorBound = true }
+	steal := func(server, load float64) func([]sweep.Window) []sweep.Window {
+		return func(ws []sweep.Window) []sweep.Window {
+			for i := range ws {
+				ws[i].ServerSteal, ws[i].LoadSteal = server, load
+			}
+			return ws
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		base []sweep.Window
@@ -29,6 +37,11 @@ func TestCellWarnings(t *testing.T) {
 			"errors on both sides: 0.01% (5 of 50000 requests) here, 0.03% (15 of 50000 requests) for the baseline"},
 		{"generator-bound", flat(base, 1, 5, 100), join(flat("kr=1MiB", 1, 4, 90), []sweep.Window{win("kr=1MiB", 1, 4, 90, bound)}), Options{},
 			[]string{"generator_bound"}, "1 of 5 windows were generator-bound: the RPS may be the load generator's limit, not the server's"},
+		{"steal on the server CPUs", flat(base, 1, 5, 100), steal(0.063, 0.008)(flat("kr=1MiB", 1, 5, 90)), Options{}, []string{"steal"},
+			"the hypervisor stole 6.3% of the server CPUs' time and 0.8% of the load CPUs' (medians over the windows; more than 2.0%): this machine's own noise, which widens every interval at this level"},
+		{"steal on the load CPUs", flat(base, 1, 5, 100), steal(0, 0.03)(flat("kr=1MiB", 1, 5, 90)), Options{}, []string{"steal"}, ""},
+		{"steal below the limit", flat(base, 1, 5, 100), steal(0.019, 0.019)(flat("kr=1MiB", 1, 5, 90)), Options{}, nil, ""},
+		{"steal within a custom limit", flat(base, 1, 5, 100), steal(0.04, 0)(flat("kr=1MiB", 1, 5, 90)), Options{StealWarn: 0.05}, nil, ""},
 		// Ratios −0.2 −0.1 0 +0.1 +0.2: IQR 0.2 > 0.1.
 		{"wide spread", flat(base, 1, 5, 100), series("kr=1MiB", 1, 80, 90, 100, 110, 120), Options{}, []string{"wide_spread"},
 			"cpu_us_per_req ratios spread 20.0% between quartiles (more than 10.0%): changes smaller than that cannot be resolved"},
