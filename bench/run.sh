@@ -28,15 +28,16 @@ log() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
 # quiet PART records, as the part starts, how busy the CPUs are without
 # it: the CPU time used by all processes over 2 s (in CPUs; nothing of the
-# suite runs meanwhile) and the 1-minute load average (which still holds
-# the previous part).
+# suite runs meanwhile), the share of it the hypervisor stole, and the
+# 1-minute load average (which still holds the previous part).
 quiet() {
-	local a b busy
-	a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+	local a b busy steal
+	a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6, $9 }' /proc/stat)
 	sleep 2
-	b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
-	busy=$(echo "$a $b $(nproc)" | awk '{ printf "%.2f", $5 * ($3 - $1) / (($3 + $4) - ($1 + $2)) }')
-	printf '%s\t%s\tbusy_cpus=%s\tloadavg=%s\n' "$1" "$(date -u +%FT%TZ)" "$busy" "$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/load.tsv"
+	b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6, $9 }' /proc/stat)
+	busy=$(echo "$a $b $(nproc)" | awk '{ printf "%.2f", $7 * ($4 - $1) / (($4 + $5 + $6) - ($1 + $2 + $3)) }')
+	steal=$(echo "$a $b" | awk '{ printf "%.1f", 100 * ($6 - $3) / (($4 + $5 + $6) - ($1 + $2 + $3)) }')
+	printf '%s\t%s\tbusy_cpus=%s\tsteal=%s%%\tloadavg=%s\n' "$1" "$(date -u +%FT%TZ)" "$busy" "$steal" "$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/load.tsv"
 	if awk -v b="$busy" 'BEGIN { exit !(b > 0.1) }'; then
 		log "warning: $busy CPUs busy with other work before $1: figures will be noisy"
 	fi
@@ -123,16 +124,13 @@ part_load() {
 	log "load: sweep's generator vs wrk on one host process, ABBA, 8 pairs of 3 s windows"
 	./bin/bench-loadcmp -c 1,16 -d 3s -reps 8 -- ./bin/sweep serve -plugin workload \
 		-settings-json "$HOST_SETTINGS" -timeout 5s -log-level warn >"$OUT/loadcmp.jsonl"
-	log "load: the same with the generator at GOMAXPROCS=1 (the driver change BENCHMARKS.md proposes)"
-	./bin/bench-loadcmp -gomaxprocs 1 -c 1,16 -d 3s -reps 8 -- ./bin/sweep serve -plugin workload \
-		-settings-json "$HOST_SETTINGS" -timeout 5s -log-level warn >"$OUT/loadcmp-gomaxprocs1.jsonl"
 }
 
 part_aa() {
 	quiet aa
 	local i mode
 	for i in $(seq 1 "$AA_REPS"); do
-		for mode in never round; do
+		for mode in never round sliced; do
 			log "aa: restarts = $mode, repetition $i of $AA_REPS"
 			sweep_run "aa-$mode-$i" "bench/aa-$mode.toml"
 			rm -f "$OUT/rss-aa-$mode-$i.tsv"

@@ -55,9 +55,16 @@ func noiseFigures(dir string) ([]figure, error) {
 				reach[key{variant, m, c}] = append(reach[key{variant, m, c}], max(math.Abs(d.Q1), math.Abs(d.Q3)))
 				parts = append(parts, fmt.Sprintf("%s [%s, %s]", metricName(m), pct(d.Q1), pct(d.Q3)))
 			}
+			// The absolute level beside the band: a change of method must
+			// not move what it measures (sliced windows did, on one host).
+			bl, err := run.cell(run.summary.Baseline, c)
+			if err != nil {
+				return nil, err
+			}
 			figs = append(figs, figure{item: item, name: fmt.Sprintf("%s c=%d", base, c), value: strings.Join(parts, "; "),
-				note: fmt.Sprintf("%d pairs, restarts = %s, %s windows", cell.VsBaseline[sweep.MetricCPUPerReq].Pairs,
-					run.summary.Plan.Restarts, run.summary.Plan.Duration)})
+				note: fmt.Sprintf("%d pairs, restarts = %s, %s windows; baseline %.1f µs/req, %.0f RPS; steal server %.1f%%, load %.1f%%",
+					cell.VsBaseline[sweep.MetricCPUPerReq].Pairs, run.summary.Plan.Restarts, run.summary.Plan.Duration,
+					bl.CPUUsPerReq, bl.RPS, 100*bl.ServerSteal, 100*bl.LoadSteal)})
 		}
 	}
 	for _, v := range variants {

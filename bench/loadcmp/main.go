@@ -5,8 +5,8 @@
 // It starts the server (argv after --, which must print sweep serve's
 // ready line, or listen on the -url given), pinned to -server-cpus from
 // birth, as the driver starts a slot; it pins itself to -load-cpus after
-// start, as the driver does (so GOMAXPROCS stays the Go default, as in
-// the driver, unless -gomaxprocs sets it). Then for every concurrency level it warms up with both
+// start and sets GOMAXPROCS to the number of load CPUs, as the driver does
+// (-gomaxprocs overrides it). Then for every concurrency level it warms up with both
 // tools and runs -reps pairs of windows in ABBA order (wrk, sweep, sweep,
 // wrk, …), each -d long, wrk pinned to the load CPUs with one thread and
 // C connections. Per window it prints one JSON line: the tool, RPS, the
@@ -72,18 +72,15 @@ func main() {
 	loadCPUs := flag.String("load-cpus", "1", "CPUs of the generators (this process and wrk)")
 	url := flag.String("url", "", "URL to load; default: the address of the server's ready line")
 	wrk := flag.String("wrk", "wrk", "wrk binary; \"\" runs sweep's generator alone (for profiling it)")
-	procs := flag.Int("gomaxprocs", 0, "set GOMAXPROCS after pinning (0: keep Go's default, as the driver does)")
+	procs := flag.Int("gomaxprocs", 0, "set GOMAXPROCS after pinning (0: the number of load CPUs, as the driver does)")
 	flag.Parse()
-	if *procs > 0 {
-		runtime.GOMAXPROCS(*procs)
-	}
-	if err := run(*levels, *d, *warmup, *reps, *serverCPUs, *loadCPUs, *url, *wrk, flag.Args()); err != nil {
+	if err := run(*levels, *d, *warmup, *reps, *procs, *serverCPUs, *loadCPUs, *url, *wrk, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "loadcmp:", err)
 		os.Exit(1)
 	}
 }
 
-func run(levelList string, d, warmup time.Duration, reps int, serverList, loadList, url, wrk string, argv []string) error {
+func run(levelList string, d, warmup time.Duration, reps, procs int, serverList, loadList, url, wrk string, argv []string) error {
 	var levels []int
 	for _, f := range strings.Split(levelList, ",") {
 		c, err := strconv.Atoi(strings.TrimSpace(f))
@@ -108,6 +105,12 @@ func run(levelList string, d, warmup time.Duration, reps int, serverList, loadLi
 	}
 	if err := cpuset.PinProcess(0, ldCPUs); err != nil {
 		return err
+	}
+	if procs <= 0 {
+		procs = len(ldCPUs)
+	}
+	if procs > 0 {
+		runtime.GOMAXPROCS(procs)
 	}
 	spec := target.Spec{Argv: argv, CPUs: srvCPUs, ReadyLine: url == "", ReadyURL: url}
 	ctx := context.Background()
