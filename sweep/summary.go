@@ -63,6 +63,10 @@ type Plan struct {
 	TargetConc  int           `json:"target_concurrency"`
 	CliffRate   float64       `json:"cliff_error_rate"`
 	Restarts    string        `json:"restarts"` // "never" or "round"
+	// Slices is the number of interleaved pieces each window is measured
+	// in (load.slice); 1 (or 0 in summaries written before it existed)
+	// for one continuous piece.
+	Slices int `json:"slices,omitempty"`
 }
 
 // Cell is one config at one concurrency: medians over its rounds.

@@ -46,4 +46,8 @@ rounds = 2
 	if c := cell(t, s, "total_memories=2", 8); c.Cliff == nil {
 		t.Errorf("no cliff for total_memories=2 at c=8: %+v", c)
 	}
+	// The summary says how the windows were measured.
+	if s.Plan.Slices != 6 {
+		t.Errorf("summary.json plan.slices = %d, want 6", s.Plan.Slices)
+	}
 }

@@ -58,6 +58,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 			Slots: len(Slots(c)), Windows: planned, Measured: len(seen),
 			Objective: c.Analysis.Objective, TargetConc: target,
 			CliffRate: c.Analysis.CliffErrorRate, Restarts: c.Run.Restarts,
+			Slices: c.Load.Slices(),
 		},
 		Baseline:       BaselineLabel(c),
 		AAConfig:       AALabel(c),

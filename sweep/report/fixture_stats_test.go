@@ -105,7 +105,7 @@ func (f fixture) summarize(ws []sweep.Window) sweep.Summary {
 			rounds := by[sl.config][c]
 			cell := sweep.Cell{Config: sl.config, Point: sl.point, Baseline: sl.baseline, AA: sl.aa,
 				Concurrency: c, Rounds: len(rounds)}
-			var cpu, rps, srps, p50, p95, p99, mf []float64
+			var cpu, rps, srps, p50, p95, p99, mf, ssteal, lsteal []float64
 			var req, bad int64
 			var rss int64
 			for _, w := range rounds {
@@ -116,6 +116,8 @@ func (f fixture) summarize(ws []sweep.Window) sweep.Summary {
 				p95 = append(p95, w.P95Ms)
 				p99 = append(p99, w.P99Ms)
 				mf = append(mf, w.MinorFaultsPerReq)
+				ssteal = append(ssteal, w.ServerSteal)
+				lsteal = append(lsteal, w.LoadSteal)
 				req += w.Requests
 				bad += w.Errors5xx
 				for _, n := range w.TransportErrors {
@@ -135,6 +137,8 @@ func (f fixture) summarize(ws []sweep.Window) sweep.Summary {
 				_, cell.P95Ms, _ = quartiles(p95)
 				_, cell.P99Ms, _ = quartiles(p99)
 				_, cell.MinorFaultsPerReq, _ = quartiles(mf)
+				_, cell.ServerSteal, _ = quartiles(ssteal)
+				_, cell.LoadSteal, _ = quartiles(lsteal)
 				cell.ErrorRate = float64(bad) / float64(req)
 				cell.RSSBytes = rss
 			}

@@ -253,6 +253,10 @@ func simulate(s slotSpec, slot, c, round, pos int, start time.Time, model func(s
 		InvolCtxSwitches:  requests / 50,
 		DriverCPUUtil:     math.Min(0.95, 0.35+0.1*math.Log2(float64(c))),
 		MinorFaultsPerReq: 3,
+		// A little hypervisor steal, deterministic (r is not drawn, so
+		// the other figures do not move).
+		ServerSteal: 0.002 + 0.001*float64(round%3),
+		LoadSteal:   0.001 * float64(c%3),
 	}
 	if e5xx > 0 {
 		w.StatusCodes["502"] = e5xx

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -143,8 +144,17 @@ func (m *mdWriter) environment() {
 	}
 	m.f("- Host: %s, %s, kernel %s\n", orUnknown(e.Host), cpu, orUnknown(e.Kernel))
 	m.f("- Go %s, Wasmtime %s, target %s\n", orUnknown(e.GoVersion), orUnknown(e.WasmtimeVersion), orUnknown(e.Target))
-	m.f("- Server CPUs %s (read back: %s); load generator CPUs %s (read back: %s)\n\n",
+	m.f("- Server CPUs %s (read back: %s); load generator CPUs %s (read back: %s)\n",
 		orUnknown(e.ServerCPUs), orUnknown(e.ServerPinned), orUnknown(e.LoadCPUs), orUnknown(e.LoadPinned))
+	if len(m.s.Cells) > 0 {
+		var srv, ld float64
+		for _, c := range m.s.Cells {
+			srv, ld = max(srv, c.ServerSteal), max(ld, c.LoadSteal)
+		}
+		m.f("- Hypervisor steal (the cells' medians, at most): %s of the server CPUs' time, %s of the load CPUs'\n",
+			pct(srv), pct(ld))
+	}
+	m.f("\n")
 }
 
 func orUnknown(s string) string {
@@ -177,8 +187,13 @@ func (m *mdWriter) plan() {
 		lv[i] = strconv.Itoa(c)
 	}
 	m.f("- Concurrency: %s closed-loop connections.\n", strings.Join(lv, ", "))
-	m.f("- Rounds: %d per level; in each round every slot gets one %s window after a %s warmup, slot order rotated.\n",
+	m.f("- Rounds: %d per level; in each round every slot gets one %s window after a %s warmup, slot order rotated",
 		p.Rounds, p.Duration, p.Warmup)
+	if p.Slices > 1 {
+		m.f("; the round's windows measured interleaved, each in %d pieces of %s taken from the slots in turn",
+			p.Slices, p.Duration/time.Duration(p.Slices))
+	}
+	m.f(".\n")
 	restarts := "kept alive across rounds"
 	if p.Restarts == "round" {
 		restarts = "restarted every round"

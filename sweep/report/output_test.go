@@ -296,3 +296,30 @@ func TestChartsUnmeasured(t *testing.T) {
 		t.Error("summary.md does not say the cells were not measured")
 	}
 }
+
+// TestMarkdownPlanSlices: the plan says when windows were measured
+// interleaved, and says nothing of pieces when they were not.
+func TestMarkdownPlanSlices(t *testing.T) {
+	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		slices int
+		want   string
+	}{
+		{0, " warmup, slot order rotated.\n"},
+		{1, " warmup, slot order rotated.\n"},
+		{40, fmt.Sprintf(" warmup, slot order rotated; the round's windows measured interleaved, each in 40 pieces of %s taken from the slots in turn.\n",
+			s.Plan.Duration/40)},
+	} {
+		s.Plan.Slices = tc.slices
+		var buf bytes.Buffer
+		if err := Markdown(&buf, s, nil); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), tc.want) {
+			t.Errorf("slices %d: summary.md lacks %q", tc.slices, tc.want)
+		}
+	}
+}
