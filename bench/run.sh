@@ -5,7 +5,7 @@
 # prints the figures table; every figure is a ratio of quantities measured
 # in that run. Results go to $BENCH_OUT (default reports/bench-<UTC time>).
 #
-#   bench/run.sh [PART...]   PART: all (default) = micro host load aa cost truth,
+#   bench/run.sh [PART...]   PART: all (default) = micro host load aa interleave cost truth,
 #                            then figures; each part can be run alone, and
 #                            explore (item 3's other method variants) too
 #   bench/run.sh rss [DUR [CONFIG]]  item 4's long run: sweep CONFIG (default
@@ -49,6 +49,7 @@ build() {
 	go build -o bin/bench-loadcmp ./bench/loadcmp
 	go build -o bin/bench-figures ./bench/figures
 	go build -o bin/bench-floor ./bench/floor
+	go build -o bin/bench-interleave ./bench/interleave
 	cc -O2 -o bin/bench-truth sweep/driver/testdata/truth/truth.c
 	cc -O2 -o bin/bench-burnstep bench/burnstep/burnstep.c
 	command -v wrk >/dev/null || { echo "bench: wrk not found (apt-get install -y wrk)" >&2; exit 1; }
@@ -138,6 +139,15 @@ part_aa() {
 	done
 }
 
+# interleave: does measuring in 50 ms pieces move the CPU per request?
+# Two host processes, continuous vs interleaved windows back to back.
+part_interleave() {
+	quiet interleave
+	log "interleave: two hosts, continuous vs interleaved (50 ms) windows, paired, c=1 and 16"
+	./bin/bench-interleave -c 1,16 -d 2s -piece 50ms -reps 12 -- ./bin/sweep serve -plugin workload \
+		-settings-json "$HOST_SETTINGS" -timeout 5s -log-level warn >"$OUT/interleave.jsonl"
+}
+
 part_cost() {
 	quiet cost
 	local cfg name
@@ -215,12 +225,12 @@ machine
 [ $# -gt 0 ] || set -- all
 case "$1" in
 rss) part_rss "${2:-30m}" "${3:-}"; part_figures; exit 0 ;;
-all) set -- micro host load aa cost truth ;;
+all) set -- micro host load aa interleave cost truth ;;
 esac
 for p in "$@"; do
 	case "$p" in
-	micro | host | load | aa | explore | cost | truth | figures) "part_$p" ;;
-	*) echo "bench: unknown part $p (micro host load aa explore cost truth figures all, or rss [DUR])" >&2; exit 2 ;;
+	micro | host | load | aa | interleave | explore | cost | truth | figures) "part_$p" ;;
+	*) echo "bench: unknown part $p (micro host load aa interleave explore cost truth figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
 	esac
 done
 [ "${!#}" = figures ] || part_figures

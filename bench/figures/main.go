@@ -48,7 +48,7 @@ func main() {
 		os.Exit(2)
 	}
 	var figs []figure
-	for _, part := range []func(string) ([]figure, error){hostFigures, loadFigures, noiseFigures, costFigures, truthFigures} {
+	for _, part := range []func(string) ([]figure, error){hostFigures, loadFigures, noiseFigures, interleaveFigures, costFigures, truthFigures} {
 		f, err := part(dir)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "figures:", err)

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -90,4 +93,44 @@ func metricName(m string) string {
 		return "CPU/req"
 	}
 	return "RPS"
+}
+
+// interleaveFigures: item 3, whether interleaved windows move the CPU per
+// request (bench/interleave's paired ratios interleaved/continuous).
+func interleaveFigures(dir string) ([]figure, error) {
+	const item = "3 noise (A/A)"
+	p := filepath.Join(dir, "interleave.jsonl")
+	if !exists(p) {
+		return nil, nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var figs []figure
+	dec := json.NewDecoder(f)
+	for {
+		var s struct {
+			Summary     string    `json:"summary"`
+			Concurrency int       `json:"concurrency"`
+			Piece       string    `json:"piece"`
+			Ratios      []float64 `json:"ratios"`
+			Q1          float64   `json:"q1"`
+			Median      float64   `json:"median"`
+			Q3          float64   `json:"q3"`
+		}
+		if err := dec.Decode(&s); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if s.Summary == "" {
+			continue
+		}
+		figs = append(figs, figure{item: item, name: fmt.Sprintf("interleaved (%s pieces) / continuous CPU/req, c=%d", s.Piece, s.Concurrency),
+			value: fmt.Sprintf("%s [%s, %s]", pct(s.Median-1), pct(s.Q1-1), pct(s.Q3-1)),
+			note:  fmt.Sprintf("%d paired ratios (2 hosts × repetitions), bench/interleave", len(s.Ratios))})
+	}
+	return figs, nil
 }
