@@ -33,6 +33,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sweep-dev/sweep/bench/internal/benchsetup"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/load"
 	"github.com/sweep-dev/sweep/sweep/probe"
@@ -137,26 +138,15 @@ func invokeLoop(settingsJSON string, gap time.Duration, in io.Reader, out io.Wri
 }
 
 func run(sweepBin, noopBin, settingsJSON, levelList string, d, warmup time.Duration, rounds int, serverList, loadList string, gap time.Duration) error {
-	var levels []int
-	for _, f := range strings.Split(levelList, ",") {
-		c, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || c < 1 {
-			return fmt.Errorf("-c %q: want positive integers", levelList)
-		}
-		levels = append(levels, c)
+	levels, err := benchsetup.Levels(levelList)
+	if err != nil {
+		return err
 	}
 	if rounds < 1 || d <= 0 || warmup <= 0 {
 		return errors.New("-rounds, -d and -warmup must be positive")
 	}
-	srvCPUs, err := cpuset.Parse(serverList)
+	srvCPUs, _, err := benchsetup.Pin(serverList, loadList, 0)
 	if err != nil {
-		return fmt.Errorf("-server-cpus: %w", err)
-	}
-	ldCPUs, err := cpuset.Parse(loadList)
-	if err != nil {
-		return fmt.Errorf("-load-cpus: %w", err)
-	}
-	if err := cpuset.PinProcess(0, ldCPUs); err != nil {
 		return err
 	}
 	ctx := context.Background()

@@ -29,12 +29,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime"
-	"strconv"
-	"strings"
 	"time"
 
-	"github.com/sweep-dev/sweep/sweep/cpuset"
+	"github.com/sweep-dev/sweep/bench/internal/benchsetup"
 	"github.com/sweep-dev/sweep/sweep/load"
 	"github.com/sweep-dev/sweep/sweep/probe"
 	"github.com/sweep-dev/sweep/sweep/stats"
@@ -78,13 +75,9 @@ func main() {
 }
 
 func run(levelList string, d, piece time.Duration, reps int, serverList, loadList string, argv []string) error {
-	var levels []int
-	for _, f := range strings.Split(levelList, ",") {
-		c, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || c < 1 {
-			return fmt.Errorf("-c %q: want positive integers, e.g. 1,16", levelList)
-		}
-		levels = append(levels, c)
+	levels, err := benchsetup.Levels(levelList)
+	if err != nil {
+		return err
 	}
 	if len(argv) == 0 {
 		return errors.New("want the server command after --")
@@ -92,19 +85,9 @@ func run(levelList string, d, piece time.Duration, reps int, serverList, loadLis
 	if reps < 1 || d <= 0 || piece <= 0 || piece > d {
 		return errors.New("-reps, -d and -piece must be positive, -piece at most -d")
 	}
-	srvCPUs, err := cpuset.Parse(serverList)
+	srvCPUs, _, err := benchsetup.Pin(serverList, loadList, 0)
 	if err != nil {
-		return fmt.Errorf("-server-cpus: %w", err)
-	}
-	ldCPUs, err := cpuset.Parse(loadList)
-	if err != nil {
-		return fmt.Errorf("-load-cpus: %w", err)
-	}
-	if err := cpuset.PinProcess(0, ldCPUs); err != nil {
 		return err
-	}
-	if len(ldCPUs) > 0 {
-		runtime.GOMAXPROCS(len(ldCPUs))
 	}
 	ctx := context.Background()
 	var srvs [2]*target.Server

@@ -27,12 +27,12 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/sweep-dev/sweep/bench/internal/benchsetup"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/load"
 	"github.com/sweep-dev/sweep/sweep/probe"
@@ -81,13 +81,9 @@ func main() {
 }
 
 func run(levelList string, d, warmup time.Duration, reps, procs int, serverList, loadList, url, wrk string, argv []string) error {
-	var levels []int
-	for _, f := range strings.Split(levelList, ",") {
-		c, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || c < 1 {
-			return fmt.Errorf("-c %q: want positive integers, e.g. 1,16", levelList)
-		}
-		levels = append(levels, c)
+	levels, err := benchsetup.Levels(levelList)
+	if err != nil {
+		return err
 	}
 	if len(argv) == 0 {
 		return errors.New("want the server command after --")
@@ -95,22 +91,9 @@ func run(levelList string, d, warmup time.Duration, reps, procs int, serverList,
 	if reps < 1 || d <= 0 || warmup <= 0 {
 		return errors.New("-reps, -d and -warmup must be positive")
 	}
-	srvCPUs, err := cpuset.Parse(serverList)
+	srvCPUs, ldCPUs, err := benchsetup.Pin(serverList, loadList, procs)
 	if err != nil {
-		return fmt.Errorf("-server-cpus: %w", err)
-	}
-	ldCPUs, err := cpuset.Parse(loadList)
-	if err != nil {
-		return fmt.Errorf("-load-cpus: %w", err)
-	}
-	if err := cpuset.PinProcess(0, ldCPUs); err != nil {
 		return err
-	}
-	if procs <= 0 {
-		procs = len(ldCPUs)
-	}
-	if procs > 0 {
-		runtime.GOMAXPROCS(procs)
 	}
 	spec := target.Spec{Argv: argv, CPUs: srvCPUs, ReadyLine: url == "", ReadyURL: url}
 	ctx := context.Background()
