@@ -47,6 +47,10 @@ type window struct {
 	Requests    int64   `json:"requests"`
 	RPS         float64 `json:"rps"`
 	CPUUsPerReq float64 `json:"cpu_us_per_req"`
+	// Context switches of the server's threads per request: a server
+	// loaded in bursts blocks and is preempted more often.
+	VolPerReq   float64 `json:"vol_ctx_switches_per_req"`
+	InvolPerReq float64 `json:"invol_ctx_switches_per_req"`
 }
 
 // summary is the paired result of one concurrency level.
@@ -171,10 +175,10 @@ type meter struct {
 	pid  int
 	g    *load.Generator
 	w    *load.Window
-	cpu  time.Duration
+	d    probe.Delta
 }
 
-func (m *meter) reset() { m.w, m.cpu = load.NewWindow(), 0 }
+func (m *meter) reset() { m.w, m.d = load.NewWindow(), probe.Delta{} }
 
 // piece loads the server for d and adds the server's CPU over it.
 func (m *meter) piece(ctx context.Context, d time.Duration) error {
@@ -189,7 +193,7 @@ func (m *meter) piece(ctx context.Context, d time.Duration) error {
 	if err != nil {
 		return err
 	}
-	m.cpu += probe.Diff(before, after).CPU
+	m.d.Add(probe.Diff(before, after))
 	return nil
 }
 
@@ -200,7 +204,9 @@ func (m *meter) result(c, rep int, mode string) window {
 		w.RPS = float64(r.Requests) / r.Seconds
 	}
 	if r.Requests > 0 {
-		w.CPUUsPerReq = m.cpu.Seconds() * 1e6 / float64(r.Requests)
+		n := float64(r.Requests)
+		w.CPUUsPerReq = m.d.CPU.Seconds() * 1e6 / n
+		w.VolPerReq, w.InvolPerReq = float64(m.d.VolCtxSwitches)/n, float64(m.d.InvolCtxSwitches)/n
 	}
 	return w
 }

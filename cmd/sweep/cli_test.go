@@ -254,6 +254,10 @@ func TestDryRun(t *testing.T) {
 	if !strings.Contains(r.stdout, "estimated wall time: ") || !strings.Contains(r.stdout, "(baseline)") {
 		t.Errorf("dry run printed no plan:\n%s", r.stdout)
 	}
+	// grid.toml sets no load.slice: the default interleaves its windows.
+	if !strings.Contains(r.stdout, "window 2s (interleaved: 40 pieces of 50ms), restarts never\n") {
+		t.Errorf("dry run does not say how windows are measured:\n%s", r.stdout)
+	}
 	assertEmptyDir(t, tmp)
 }
 

@@ -58,7 +58,11 @@ func printPlan(w io.Writer, c *config.Config) {
 		levels[i] = fmt.Sprint(n)
 	}
 	fmt.Fprintf(w, "concurrency: %s\n", strings.Join(levels, ", "))
-	fmt.Fprintf(w, "rounds: %d, warmup %s, window %s, restarts %s\n", c.Load.Rounds, c.Load.Warmup, c.Load.Duration, c.Run.Restarts)
+	window := c.Load.Duration.String()
+	if n := c.Load.Slices(); n > 1 {
+		window += fmt.Sprintf(" (interleaved: %d pieces of %s)", n, c.Load.Duration/time.Duration(n))
+	}
+	fmt.Fprintf(w, "rounds: %d, warmup %s, window %s, restarts %s\n", c.Load.Rounds, c.Load.Warmup, window, c.Run.Restarts)
 	fmt.Fprintf(w, "windows: %d measured + %d warmups\n", schedule.Measured(steps), len(steps)-schedule.Measured(steps))
 	fmt.Fprintf(w, "pinning: server CPUs %q, load CPUs %q\n", c.Run.ServerCPUs.String(), c.Run.LoadCPUs.String())
 	fmt.Fprintf(w, "estimated wall time: %s\n", estimate(c, nil).Round(time.Second))

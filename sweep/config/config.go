@@ -52,6 +52,9 @@ const (
 	MaxRounds = 1000
 	// MinSlice is the shortest load.slice other than 0.
 	MinSlice = 10 * time.Millisecond
+	// DefaultSlice is load.slice when the config does not set it (capped
+	// at load.duration).
+	DefaultSlice = 50 * time.Millisecond
 	// maxDuration bounds every duration key.
 	maxDuration = time.Hour
 )
@@ -165,8 +168,9 @@ type LoadSpec struct {
 	// is measured as Slices() pieces of about Slice, taken from the slots
 	// in turn (the order reversed every other pass), so that the machine's
 	// drift over seconds falls alike on every slot of the round. 0 measures
-	// each window in one piece, one slot after the other. Default 0;
-	// else from MinSlice up to Duration, e.g. 50ms.
+	// each window in one piece, one slot after the other. Default
+	// DefaultSlice (50ms, at most Duration); else 0 or from MinSlice up to
+	// Duration.
 	Slice time.Duration
 	// AA (aa) adds the baseline's A/A twin slot, whose comparison with the
 	// baseline is the noise band. Default true; must be true when the grid

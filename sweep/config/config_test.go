@@ -47,7 +47,7 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("Target = %+v, want %+v", c.Target, want)
 	}
 	wantLoad := LoadSpec{Concurrency: []int{1, 4, 16}, Warmup: 2 * time.Second, Duration: 3 * time.Second,
-		Timeout: 5 * time.Second, Rounds: 5, AA: true, Method: "GET", Path: "/"}
+		Timeout: 5 * time.Second, Rounds: 5, Slice: DefaultSlice, AA: true, Method: "GET", Path: "/"}
 	if !reflect.DeepEqual(c.Load, wantLoad) {
 		t.Errorf("Load = %+v, want %+v", c.Load, wantLoad)
 	}
@@ -348,13 +348,16 @@ func TestReferenceCoversKeys(t *testing.T) {
 }
 
 // TestSlices: load.slice splits a window into duration/slice pieces,
-// rounded; "0" and the default keep it whole.
+// rounded; "0" keeps it whole; the default is 50 ms pieces, capped at
+// the window.
 func TestSlices(t *testing.T) {
 	for _, tc := range []struct {
 		toml string
 		want int
 	}{
-		{"[load]\nduration = \"2s\"\n", 1},
+		{"[load]\nduration = \"2s\"\n", 40},
+		{"[load]\nduration = \"30ms\"\n", 1},
+		{"[load]\nduration = \"120ms\"\n", 2},
 		{"[load]\nduration = \"2s\"\nslice = \"50ms\"\n", 40},
 		{"[load]\nduration = \"2s\"\nslice = \"0\"\n", 1},
 		{"[load]\nduration = \"2s\"\nslice = \"0s\"\n", 1},

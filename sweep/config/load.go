@@ -92,16 +92,19 @@ func (p *parser) levels(t *table) []int {
 }
 
 // slice reads load.slice: "0" (or any zero duration) for unsliced
-// windows, else a duration from MinSlice up to load.duration. Default 0
-// (not sliced): slicing cancels this VM's drift (A/A band ±0.5–3% instead
-// of ±3–20%) but raised the built-in host's CPU/request at c=16 by ~20%,
-// which is not understood yet, so it is opt-in.
+// windows, else a duration from MinSlice up to load.duration. Default
+// DefaultSlice, capped at load.duration: interleaving cancels the drift of
+// a shared VM in the paired comparisons (A/A band ±0.5–3% instead of
+// ±3–20% on this project's VM) and left the effects of grid.toml's
+// settings where continuous windows put them; but a server loaded in
+// 50 ms bursts used up to ~25% more CPU per request at c ≥ 4 there, so
+// absolute capacity figures want "0" (BENCHMARKS.md, item 3).
 func (p *parser) slice(t *table, duration time.Duration) time.Duration {
 	const key = "load.slice"
 	want := fmt.Sprintf(`"0" (one piece per window) or a Go duration from %s up to load.duration (%s), e.g. "50ms"`, MinSlice, duration)
 	v, ok := t.get("slice")
 	if !ok {
-		return 0
+		return min(DefaultSlice, duration)
 	}
 	s, isStr := v.(string)
 	if !isStr {

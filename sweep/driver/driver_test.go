@@ -118,6 +118,7 @@ url = "http://127.0.0.1:{{port}}/"
 [grid]
 burn_us = [1000, 3000]
 [load]
+slice = "0"  # continuous windows: absolute CPU per request
 concurrency = [1]
 warmup = "300ms"
 duration = "1500ms"

@@ -153,8 +153,15 @@ func checkMeasured(t *testing.T, what string, ws []sweep.Window, n int) {
 // in every window it gets. Each such window is recorded as failed with
 // the exit status and the stderr tail, the slot is restarted, and after
 // max_restarts = 1 it is given up with a message saying so; the healthy
-// slot loses nothing.
+// slot loses nothing. Both ways of measuring a round: continuous windows
+// one after the other, and interleaved pieces (the default).
 func TestCrashMidWindow(t *testing.T) {
+	for _, slice := range []string{"0", "50ms"} {
+		t.Run("slice="+slice, func(t *testing.T) { testCrashMidWindow(t, slice) })
+	}
+}
+
+func testCrashMidWindow(t *testing.T, slice string) {
 	fr := runDriver(t, "", "", fmt.Sprintf(`
 name = "crash"
 [target]
@@ -166,11 +173,12 @@ crash_after = ["0s", "400ms"]
 concurrency = [1]
 warmup = "100ms"
 duration = "500ms"
+slice = %q
 rounds = 4
 aa = false
 [run]
 max_restarts = 1
-`, bins.burner))
+`, bins.burner, slice))
 	if fr.err != nil {
 		t.Fatalf("Run: %v", fr.err)
 	}

@@ -190,7 +190,9 @@ func (m *mdWriter) plan() {
 	m.f("- Rounds: %d per level; in each round every slot gets one %s window after a %s warmup, slot order rotated",
 		p.Rounds, p.Duration, p.Warmup)
 	if p.Slices > 1 {
-		m.f("; the round's windows measured interleaved, each in %d pieces of %s taken from the slots in turn",
+		m.f("; the round's windows measured interleaved, each in %d pieces of %s taken from the slots in turn"+
+			" (paired changes cancel the machine's drift; absolute CPU/req and RPS are those of servers loaded in bursts,"+
+			" which can differ from continuous load at high concurrency: `slice = \"0\"` measures that)",
 			p.Slices, p.Duration/time.Duration(p.Slices))
 	}
 	m.f(".\n")

@@ -310,8 +310,9 @@ func TestMarkdownPlanSlices(t *testing.T) {
 	}{
 		{0, " warmup, slot order rotated.\n"},
 		{1, " warmup, slot order rotated.\n"},
-		{40, fmt.Sprintf(" warmup, slot order rotated; the round's windows measured interleaved, each in 40 pieces of %s taken from the slots in turn.\n",
+		{40, fmt.Sprintf(" warmup, slot order rotated; the round's windows measured interleaved, each in 40 pieces of %s taken from the slots in turn (paired changes",
 			s.Plan.Duration/40)},
+		{40, "at high concurrency: `slice = \"0\"` measures that).\n"},
 	} {
 		s.Plan.Slices = tc.slices
 		var buf bytes.Buffer
