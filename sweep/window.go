@@ -49,7 +49,7 @@ type Window struct {
 
 	// Generator health.
 	DriverCPUUtil  float64 `json:"driver_cpu_util"` // driver CPU seconds / (Seconds × load CPUs), 0..1
-	GeneratorBound bool    `json:"generator_bound"` // DriverCPUUtil above the threshold: RPS may be the generator's limit
+	GeneratorBound bool    `json:"generator_bound"` // DriverCPUUtil above its threshold or LoadIdle below its own: RPS may be the generator's limit
 
 	// Machine noise: the share of the server CPUs' and of the load CPUs'
 	// time over the window that the hypervisor stole (/proc/stat steal:
@@ -57,6 +57,11 @@ type Window struct {
 	// CPUs count for a side that is not pinned. 0 on bare metal.
 	ServerSteal float64 `json:"server_steal"`
 	LoadSteal   float64 `json:"load_steal"`
+	// LoadIdle is the share of the load CPUs' time they were idle over the
+	// window (/proc/stat idle + iowait). With little of it left, the client
+	// side had no capacity to spare and the window is flagged
+	// GeneratorBound.
+	LoadIdle float64 `json:"load_idle"`
 
 	// Failure of the window itself (target crashed, never ready, ...).
 	Failed     bool   `json:"failed,omitempty"`

@@ -229,9 +229,12 @@ func loadFigures(dir string) ([]figure, error) {
 				}
 			}
 			q1, m, q3 := quartilesOf(ws, func(w sweep.Window) float64 { return w.DriverCPUUtil })
+			_, idle, _ := quartilesOf(ws, func(w sweep.Window) float64 { return w.LoadIdle })
+			_, steal, _ := quartilesOf(ws, func(w sweep.Window) float64 { return w.LoadSteal })
 			f := figure{item: item, name: fmt.Sprintf("%s c=%d: generator_bound windows", label, c),
 				value: fmt.Sprintf("%d of %d", bound, len(ws)),
-				note:  fmt.Sprintf("driver_cpu_util median %.3f [%.3f, %.3f]", m, q1, q3)}
+				note: fmt.Sprintf("driver_cpu_util median %.3f [%.3f, %.3f]; load CPUs idle %.1f%%, stolen %.1f%% (medians)",
+					m, q1, q3, 100*idle, 100*steal)}
 			switch {
 			case label == noopLabel && c > 1:
 				f.goal, f.met = "fires", verdict(len(ws) > 0 && 2*bound > len(ws))

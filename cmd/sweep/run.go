@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -111,9 +112,13 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sweep: %s → %s (estimated %s)\n", cfg.Name, dir, estimate(cfg, done).Round(time.Second))
 	}
 
-	ctx, stop := interruptible(stderr)
+	ctx, stop, finishing := interruptible(stderr)
 	defer stop()
 	outcome, runErr := driver.Run(ctx, driver.Options{Config: cfg, Dir: dir, Resume: *resume != "", Exe: exe, Progress: progress, Log: log})
+	// A second Ctrl-C may be on its way out: it kills the servers (which
+	// also ends driver.Run) and exits. Once it has begun, this path must
+	// not report an orderly stop; finishing blocks it until the exit.
+	finishing()
 	target.KillAll()
 
 	code := 0
@@ -144,21 +149,30 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 }
 
 // interruptible returns a context cancelled by the first SIGINT/SIGTERM;
-// a second one kills every server and exits at once.
-func interruptible(stderr io.Writer) (context.Context, func()) {
+// a second one kills every server and exits at once. finishing is called
+// by the orderly path before it reports: after a second signal it blocks
+// until that exit, so the two paths never both report; once finishing
+// has returned, a second signal exits without racing the report.
+func interruptible(stderr io.Writer) (ctx context.Context, stop func(), finishing func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	var exit sync.Mutex // held by whichever path reports last words
 	go func() {
 		<-ch
 		fmt.Fprintln(stderr, "\nsweep: stopping after this window's cleanup (Ctrl-C again to exit at once)")
 		cancel()
 		<-ch
+		exit.Lock() // never unlocked: os.Exit follows
 		target.KillAll()
 		fmt.Fprintln(stderr, "sweep: exiting now")
 		os.Exit(130)
 	}()
-	return ctx, func() { signal.Stop(ch); cancel() }
+	finishing = func() {
+		exit.Lock()
+		exit.Unlock()
+	}
+	return ctx, func() { signal.Stop(ch); cancel() }, finishing
 }
 
 // loadConfig loads the config to run. On resume it is the run directory's

@@ -42,9 +42,15 @@ type Outcome struct {
 	Complete bool
 }
 
-// GeneratorBoundUtil is the driver CPU utilisation above which a window is
-// flagged generator-bound.
-const GeneratorBoundUtil = 0.90
+// A window is flagged generator-bound when the driver's CPU utilisation is
+// above GeneratorBoundUtil, or when load CPUs of their own were busy for
+// more than GeneratorBoundBusy of the time the hypervisor gave them (on
+// this project's VM a no-op Go server at c=16 kept them 78–92% busy, the
+// built-in host 47–70%; BENCHMARKS.md, item 2).
+const (
+	GeneratorBoundUtil = 0.90
+	GeneratorBoundBusy = 0.80
+)
 
 // Run executes the sweep described by o. On ctx cancellation it stops the
 // current window, stops every server, writes summary.json for what was

@@ -98,13 +98,14 @@ type measurement struct {
 	lw    *load.Window
 	delta probe.Delta
 	self  time.Duration // the driver's own CPU over the window's slices
-	// steal is the hypervisor's steal time on the server CPUs and on the
-	// load CPUs over the window's slices, and stealWall the time those
-	// readings spanned; stealOK is false once a reading failed, and the
-	// window's steal fields stay unset.
-	serverSteal, loadSteal, stealWall time.Duration
-	stealOK                           bool
-	done                              bool // failed: it takes no more slices
+	// serverCPUs and loadCPUs are the /proc/stat times (idle, steal) of
+	// the server and load CPUs over the window's slices, and cpuWall the
+	// time those readings spanned; cpusOK is false once a reading failed,
+	// and the window's fields from them stay unset.
+	serverCPUs, loadCPUs probe.CPUTimes
+	cpuWall              time.Duration
+	cpusOK               bool
+	done                 bool // failed: it takes no more slices
 }
 
 // MeasureRound measures the round's windows. With load.slice = 0 (one
@@ -167,7 +168,7 @@ func (r *runner) begin(ctx context.Context, s schedule.Step) (*measurement, erro
 		r.onStep(s)
 	}
 	st := r.slots[s.Slot.Index]
-	m := &measurement{st: st, lw: load.NewWindow(), stealOK: true, w: sweep.Window{
+	m := &measurement{st: st, lw: load.NewWindow(), cpusOK: true, w: sweep.Window{
 		Config: st.slot.Config, Point: st.slot.Point, Slot: st.slot.Index,
 		Baseline: st.slot.Baseline, AA: st.slot.AA,
 		Concurrency: s.Concurrency, Round: s.Round, Position: s.Position,
@@ -232,9 +233,9 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 		m.w, m.done = r.crashed(m.w, st, "server vanished before the window: "+err.Error()), true
 		return nil
 	}
-	srvBefore, loadBefore, t0, serr := r.readSteal()
+	srvBefore, loadBefore, t0, cerr := r.readCPUTimes()
 	lerr := m.g.RunSlice(ctx, d, m.lw)
-	srvAfter, loadAfter, t1, serr2 := r.readSteal()
+	srvAfter, loadAfter, t1, cerr2 := r.readCPUTimes()
 	after, perr := probe.Read(pid)
 	selfAfter, _ := probe.Self()
 	if ctx.Err() != nil {
@@ -249,27 +250,27 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 	}
 	m.delta.Add(probe.Diff(before, after))
 	m.self += selfAfter - selfBefore
-	if serr != nil || serr2 != nil {
-		if m.stealOK {
-			r.o.Log.Warn("reading steal time from /proc/stat failed: the window has no steal figures", "err", errors.Join(serr, serr2))
+	if cerr != nil || cerr2 != nil {
+		if m.cpusOK {
+			r.o.Log.Warn("reading /proc/stat failed: the window has no steal or load-CPU idle figures", "err", errors.Join(cerr, cerr2))
 		}
-		m.stealOK = false
+		m.cpusOK = false
 	} else {
-		m.serverSteal += srvAfter - srvBefore
-		m.loadSteal += loadAfter - loadBefore
-		m.stealWall += t1.Sub(t0)
+		m.serverCPUs.Add(srvAfter.Sub(srvBefore))
+		m.loadCPUs.Add(loadAfter.Sub(loadBefore))
+		m.cpuWall += t1.Sub(t0)
 	}
 	return nil
 }
 
-// readSteal reads the hypervisor's steal time of the server CPUs and of
-// the load CPUs (all CPUs for a side that is not pinned), and when.
-func (r *runner) readSteal() (server, load time.Duration, at time.Time, err error) {
+// readCPUTimes reads the /proc/stat times of the server CPUs and of the
+// load CPUs (all CPUs for a side that is not pinned), and when.
+func (r *runner) readCPUTimes() (server, load probe.CPUTimes, at time.Time, err error) {
 	at = time.Now()
-	if server, err = probe.ReadSteal(r.c.Run.ServerCPUs); err != nil {
-		return 0, 0, at, err
+	if server, err = probe.ReadCPUTimes(r.c.Run.ServerCPUs); err != nil {
+		return server, load, at, err
 	}
-	load, err = probe.ReadSteal(r.c.Run.LoadCPUs)
+	load, err = probe.ReadCPUTimes(r.c.Run.LoadCPUs)
 	return server, load, at, err
 }
 
@@ -280,9 +281,19 @@ func (r *runner) finish(m *measurement) sweep.Window {
 	}
 	fill(&m.w, m.lw.Result(), m.delta, m.self, r.loadCPUs())
 	m.w.Slices = m.lw.Slices()
-	if m.stealOK {
-		m.w.ServerSteal = probe.StealFraction(m.serverSteal, m.stealWall, r.serverCPUs())
-		m.w.LoadSteal = probe.StealFraction(m.loadSteal, m.stealWall, r.loadCPUs())
+	if m.cpusOK {
+		m.w.ServerSteal = probe.Share(m.serverCPUs.Steal, m.cpuWall, r.serverCPUs())
+		m.w.LoadSteal = probe.Share(m.loadCPUs.Steal, m.cpuWall, r.loadCPUs())
+		m.w.LoadIdle = probe.Share(m.loadCPUs.Idle, m.cpuWall, r.loadCPUs())
+		// The load CPUs had little time to spare, whoever took it (the
+		// generator, the kernel's loopback work on its behalf, another
+		// process): the RPS may be the client side's limit even when the
+		// driver's own CPU clock stays below GeneratorBoundUtil. Only load
+		// CPUs of their own say so: shared with the servers (or not
+		// pinned), they are busy whenever the servers are.
+		if ld, srv := r.c.Run.LoadCPUs, r.c.Run.ServerCPUs; len(ld) > 0 && len(srv) > 0 && !ld.Overlaps(srv) {
+			m.w.GeneratorBound = m.w.GeneratorBound || loadBusy(m.w.LoadIdle, m.w.LoadSteal) > GeneratorBoundBusy
+		}
 	}
 	return m.w
 }
@@ -319,6 +330,15 @@ func fill(w *sweep.Window, res load.Result, d probe.Delta, self time.Duration, l
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// loadBusy is the share of the time the hypervisor gave the load CPUs
+// that they spent busy: (1 − idle − steal) / (1 − steal).
+func loadBusy(idle, steal float64) float64 {
+	if steal >= 1 {
+		return 1
+	}
+	return (1 - idle - steal) / (1 - steal)
+}
 
 // loadCPUs is the number of CPUs the generator may use.
 func (r *runner) loadCPUs() int { return countCPUs(r.c.Run.LoadCPUs) }

@@ -258,6 +258,7 @@ func simulate(s slotSpec, slot, c, round, pos int, start time.Time, model func(s
 		ServerSteal: 0.002 + 0.001*float64(round%3),
 		LoadSteal:   0.001 * float64(c%3),
 	}
+	w.LoadIdle = 1 - w.DriverCPUUtil - 0.04
 	if e5xx > 0 {
 		w.StatusCodes["502"] = e5xx
 	}
