@@ -21,7 +21,7 @@ test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
-# The performance suite of BENCHMARKS.md (~17 min): Go microbenchmarks and
+# The performance suite of BENCHMARKS.md (~21 min): Go microbenchmarks and
 # side-by-side measurements of sweep itself; prints the figures table.
 # Needs wrk and cc. Results: reports/bench-<UTC time>/ (or $$BENCH_OUT).
 bench: build

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/run.sh — the performance suite of BENCHMARKS.md: Go
 # microbenchmarks plus side-by-side measurements of sweep itself. `make
-# bench` runs `bench/run.sh all` (about 17 minutes on a 2-core machine) and
+# bench` runs `bench/run.sh all` (about 21 minutes on a 2-core machine) and
 # prints the figures table; every figure is a ratio of quantities measured
 # in that run. Results go to $BENCH_OUT (default reports/bench-<UTC time>).
 #
@@ -132,7 +132,7 @@ part_aa() {
 	local i mode
 	for i in $(seq 1 "$AA_REPS"); do
 		for mode in never round sliced; do
-			log "aa: restarts = $mode, repetition $i of $AA_REPS"
+			log "aa: bench/aa-$mode.toml, repetition $i of $AA_REPS"
 			sweep_run "aa-$mode-$i" "bench/aa-$mode.toml"
 			rm -f "$OUT/rss-aa-$mode-$i.tsv"
 		done
