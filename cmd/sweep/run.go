@@ -12,7 +12,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -151,26 +150,30 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 // interruptible returns a context cancelled by the first SIGINT/SIGTERM;
 // a second one kills every server and exits at once. finishing is called
 // by the orderly path before it reports: after a second signal it blocks
-// until that exit, so the two paths never both report; once finishing
-// has returned, a second signal exits without racing the report.
+// until that exit, so the report of an orderly stop never follows "exiting
+// now". A second signal after finishing has returned still exits at once,
+// cutting the report short.
 func interruptible(stderr io.Writer) (ctx context.Context, stop func(), finishing func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	var exit sync.Mutex // held by whichever path reports last words
+	exiting := make(chan struct{}) // closed when the second signal is acted on
 	go func() {
 		<-ch
 		fmt.Fprintln(stderr, "\nsweep: stopping after this window's cleanup (Ctrl-C again to exit at once)")
 		cancel()
 		<-ch
-		exit.Lock() // never unlocked: os.Exit follows
+		close(exiting)
 		target.KillAll()
 		fmt.Fprintln(stderr, "sweep: exiting now")
 		os.Exit(130)
 	}()
 	finishing = func() {
-		exit.Lock()
-		exit.Unlock()
+		select {
+		case <-exiting:
+			select {} // os.Exit is on its way
+		default:
+		}
 	}
 	return ctx, func() { signal.Stop(ch); cancel() }, finishing
 }
