@@ -94,8 +94,8 @@ func (p *parser) levels(t *table) []int {
 // slice reads load.slice: "0" (or any zero duration) for unsliced
 // windows, else a duration from MinSlice up to load.duration. Default
 // DefaultSlice, capped at load.duration: interleaving cancels the drift of
-// a shared VM in the paired comparisons (A/A band ±0.4–5% instead of
-// ±3–20% on this project's VM) and left the effects of grid.toml's
+// a shared VM in the paired comparisons (A/A band ±0.4–7% instead of
+// ±3–24% on this project's VM) and left the effects of grid.toml's
 // settings where continuous windows put them; but a server loaded in
 // 50 ms bursts used up to ~25% more CPU per request at c ≥ 4 there, so
 // absolute capacity figures want "0" (BENCHMARKS.md, item 3).
