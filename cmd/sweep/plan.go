@@ -60,7 +60,7 @@ func printPlan(w io.Writer, c *config.Config) {
 	fmt.Fprintf(w, "concurrency: %s\n", strings.Join(levels, ", "))
 	window := c.Load.Duration.String()
 	if n := c.Load.Slices(); n > 1 {
-		window += fmt.Sprintf(" (interleaved: %d pieces of %s)", n, c.Load.Duration/time.Duration(n))
+		window += fmt.Sprintf(" (interleaved: %d pieces of %s)", n, c.Load.Piece())
 	}
 	fmt.Fprintf(w, "rounds: %d, warmup %s, window %s, restarts %s\n", c.Load.Rounds, c.Load.Warmup, window, c.Run.Restarts)
 	fmt.Fprintf(w, "windows: %d measured + %d warmups\n", schedule.Measured(steps), len(steps)-schedule.Measured(steps))

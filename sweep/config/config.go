@@ -147,6 +147,9 @@ func (l LoadSpec) Slices() int {
 	return max(1, int((l.Duration+l.Slice/2)/l.Slice))
 }
 
+// Piece is the length of one piece of a window: Duration/Slices().
+func (l LoadSpec) Piece() time.Duration { return l.Duration / time.Duration(l.Slices()) }
+
 // LoadSpec is the [load] table. (It is not called Load because Load is the
 // function that reads a config file.)
 type LoadSpec struct {

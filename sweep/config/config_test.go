@@ -371,5 +371,8 @@ func TestSlices(t *testing.T) {
 		if got := c.Load.Slices(); got != tc.want {
 			t.Errorf("%q: Slices() = %d, want %d (slice %v)", tc.toml, got, tc.want, c.Load.Slice)
 		}
+		if got, want := c.Load.Piece(), c.Load.Duration/time.Duration(tc.want); got != want {
+			t.Errorf("%q: Piece() = %v, want %v", tc.toml, got, want)
+		}
 	}
 }

@@ -144,7 +144,7 @@ func (r *runner) MeasureRound(ctx context.Context, steps []schedule.Step, emit f
 		}
 		ms[i] = m
 	}
-	d := r.c.Load.Duration / time.Duration(n)
+	d := r.c.Load.Piece()
 	for pass := range n {
 		for _, i := range schedule.SliceOrder(len(ms), pass) {
 			if err := r.slice(ctx, ms[i], d); err != nil {
@@ -267,11 +267,11 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 // load CPUs (all CPUs for a side that is not pinned), and when.
 func (r *runner) readCPUTimes() (server, load probe.CPUTimes, at time.Time, err error) {
 	at = time.Now()
-	if server, err = probe.ReadCPUTimes(r.c.Run.ServerCPUs); err != nil {
+	ts, err := probe.ReadCPUTimes(r.c.Run.ServerCPUs, r.c.Run.LoadCPUs)
+	if err != nil {
 		return server, load, at, err
 	}
-	load, err = probe.ReadCPUTimes(r.c.Run.LoadCPUs)
-	return server, load, at, err
+	return ts[0], ts[1], at, nil
 }
 
 // finish returns m's window, filled in unless it failed.
@@ -285,17 +285,25 @@ func (r *runner) finish(m *measurement) sweep.Window {
 		m.w.ServerSteal = probe.Share(m.serverCPUs.Steal, m.cpuWall, r.serverCPUs())
 		m.w.LoadSteal = probe.Share(m.loadCPUs.Steal, m.cpuWall, r.loadCPUs())
 		m.w.LoadIdle = probe.Share(m.loadCPUs.Idle, m.cpuWall, r.loadCPUs())
-		// The load CPUs had little time to spare, whoever took it (the
-		// generator, the kernel's loopback work on its behalf, another
-		// process): the RPS may be the client side's limit even when the
-		// driver's own CPU clock stays below GeneratorBoundUtil. Only load
-		// CPUs of their own say so: shared with the servers (or not
-		// pinned), they are busy whenever the servers are.
-		if ld, srv := r.c.Run.LoadCPUs, r.c.Run.ServerCPUs; len(ld) > 0 && len(srv) > 0 && !ld.Overlaps(srv) {
-			m.w.GeneratorBound = m.w.GeneratorBound || loadBusy(m.w.LoadIdle, m.w.LoadSteal) > GeneratorBoundBusy
-		}
 	}
+	m.w.GeneratorBound = r.generatorBound(m.w, m.cpusOK)
 	return m.w
+}
+
+// generatorBound reports whether w's RPS may be the client side's limit:
+// the driver's own CPU utilisation was above GeneratorBoundUtil, or (with
+// /proc/stat figures) load CPUs of their own had little time to spare,
+// whoever took it (the generator, the kernel's loopback work on its
+// behalf, another process) — what the driver's CPU clock cannot see. Load
+// CPUs shared with the servers (or not pinned) are busy whenever the
+// servers are, so they do not count.
+func (r *runner) generatorBound(w sweep.Window, cpusOK bool) bool {
+	if w.DriverCPUUtil > GeneratorBoundUtil {
+		return true
+	}
+	ld, srv := r.c.Run.LoadCPUs, r.c.Run.ServerCPUs
+	return cpusOK && len(ld) > 0 && len(srv) > 0 && !ld.Overlaps(srv) &&
+		loadBusy(w.LoadIdle, w.LoadSteal) > GeneratorBoundBusy
 }
 
 // fill copies load and probe figures into w.
@@ -326,7 +334,6 @@ func fill(w *sweep.Window, res load.Result, d probe.Delta, self time.Duration, l
 	w.RSSBytes = d.RSSBytes
 	w.MinorFaults = d.MinorFaults
 	w.VolCtxSwitches, w.InvolCtxSwitches = d.VolCtxSwitches, d.InvolCtxSwitches
-	w.GeneratorBound = w.DriverCPUUtil > GeneratorBoundUtil
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -38,14 +38,21 @@ func (t *CPUTimes) Add(u CPUTimes) {
 	t.Steal += u.Steal
 }
 
-// ReadCPUTimes reads the times of the given CPUs (all CPUs when cpus is
-// empty). It fails when /proc/stat cannot be read or lacks one of them.
-func ReadCPUTimes(cpus []int) (CPUTimes, error) {
+// ReadCPUTimes reads /proc/stat once and returns the times of each given
+// set of CPUs, in order (all CPUs for an empty set). It fails when the
+// file cannot be read or lacks one of the CPUs.
+func ReadCPUTimes(sets ...[]int) ([]CPUTimes, error) {
 	b, err := os.ReadFile(procStat)
 	if err != nil {
-		return CPUTimes{}, fmt.Errorf("probe: %w", err)
+		return nil, fmt.Errorf("probe: %w", err)
 	}
-	return parseCPUTimes(procStat, b, cpus)
+	out := make([]CPUTimes, len(sets))
+	for i, cpus := range sets {
+		if out[i], err = parseCPUTimes(procStat, b, cpus); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func parseCPUTimes(p string, b []byte, cpus []int) (CPUTimes, error) {

@@ -3,6 +3,7 @@ package probe
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -52,7 +53,7 @@ func TestReadCPUTimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, err := ReadCPUTimes(nil)
-	if err != nil || b.Idle < a.Idle || b.Steal < a.Steal {
+	if err != nil || b[0].Idle < a[0].Idle || b[0].Steal < a[0].Steal {
 		t.Fatalf("times went from %+v to %+v (err %v)", a, b, err)
 	}
 	if _, err := ReadCPUTimes([]int{0}); err != nil {
@@ -67,9 +68,15 @@ func TestReadCPUTimes(t *testing.T) {
 	old := procStat
 	procStat = p
 	t.Cleanup(func() { procStat = old })
-	want := CPUTimes{Idle: (15781 + 23) * clockTick, Steal: 2557 * clockTick}
-	if got, err := ReadCPUTimes([]int{0}); err != nil || got != want {
-		t.Fatalf("ReadCPUTimes(cpu0) = %+v, %v; want %+v", got, err, want)
+	want := []CPUTimes{
+		{Idle: (15781 + 23) * clockTick, Steal: 2557 * clockTick},
+		{Idle: (20830 + 93) * clockTick, Steal: 3690 * clockTick},
+	}
+	if got, err := ReadCPUTimes([]int{0}, []int{1}); err != nil || !slices.Equal(got, want) {
+		t.Fatalf("ReadCPUTimes(cpu0, cpu1) = %+v, %v; want %+v", got, err, want)
+	}
+	if _, err := ReadCPUTimes([]int{0}, []int{7}); err == nil || !strings.Contains(err.Error(), "CPUs [7]") {
+		t.Fatalf("a missing CPU in the second set: err %v", err)
 	}
 	procStat = filepath.Join(t.TempDir(), "missing")
 	if _, err := ReadCPUTimes(nil); err == nil || !strings.Contains(err.Error(), "missing") {
