@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/sweep-dev/sweep/sweep/awake"
 )
 
 func main() {
@@ -29,6 +31,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 			return runReport(args[1:], stdout, stderr)
 		case "check":
 			return runCheck(args[1:], stdout, stderr)
+		case awake.Subcommand: // internal: started by the driver (run.keep_awake)
+			return awake.Main(args[1:], stderr)
 		case "help", "-h", "-help", "--help":
 			usage(stdout)
 			return 0

@@ -64,7 +64,11 @@ func printPlan(w io.Writer, c *config.Config) {
 	}
 	fmt.Fprintf(w, "rounds: %d, warmup %s, window %s, restarts %s\n", c.Load.Rounds, c.Load.Warmup, window, c.Run.Restarts)
 	fmt.Fprintf(w, "windows: %d measured + %d warmups\n", schedule.Measured(steps), len(steps)-schedule.Measured(steps))
-	fmt.Fprintf(w, "pinning: server CPUs %q, load CPUs %q\n", c.Run.ServerCPUs.String(), c.Run.LoadCPUs.String())
+	awake := ""
+	if c.Run.KeepAwake && len(c.Run.ServerCPUs) > 0 && len(c.Run.LoadCPUs) > 0 {
+		awake = ", both kept awake (run.keep_awake)"
+	}
+	fmt.Fprintf(w, "pinning: server CPUs %q, load CPUs %q%s\n", c.Run.ServerCPUs.String(), c.Run.LoadCPUs.String(), awake)
 	fmt.Fprintf(w, "estimated wall time: %s\n", estimate(c, nil).Round(time.Second))
 }
 

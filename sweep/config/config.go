@@ -214,6 +214,11 @@ type Run struct {
 	// remaining windows are recorded as failed and the sweep goes on. 0..1000.
 	// Default 3.
 	MaxRestarts int
+	// KeepAwake (keep_awake) keeps the pinned server and load CPUs from
+	// going idle during the run with one SCHED_IDLE spinner process per CPU
+	// (package awake), so that requests do not wait for halted (virtual)
+	// CPUs to wake. Only when both sides are pinned. Default true.
+	KeepAwake bool
 }
 
 // Analysis is the [analysis] table.

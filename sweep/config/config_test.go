@@ -51,7 +51,7 @@ func TestDefaults(t *testing.T) {
 	if !reflect.DeepEqual(c.Load, wantLoad) {
 		t.Errorf("Load = %+v, want %+v", c.Load, wantLoad)
 	}
-	wantRun := Run{ServerCPUs: cpuset.Set{0}, LoadCPUs: cpuset.Set{1}, Seed: 1, Restarts: "never", MaxRestarts: 3}
+	wantRun := Run{ServerCPUs: cpuset.Set{0}, LoadCPUs: cpuset.Set{1}, Seed: 1, Restarts: "never", MaxRestarts: 3, KeepAwake: true}
 	if !reflect.DeepEqual(c.Run, wantRun) {
 		t.Errorf("Run = %+v, want %+v", c.Run, wantRun)
 	}
@@ -98,6 +98,7 @@ headers = { X-Test = "1" }
 seed = -7
 restarts = "round"
 max_restarts = 0
+keep_awake = false
 [analysis]
 objective = "success_rps"
 target_concurrency = 4
@@ -132,7 +133,7 @@ cliff_error_rate = 0
 		!reflect.DeepEqual(c.Load.Headers, map[string]string{"X-Test": "1"}) {
 		t.Errorf("Load = %+v", c.Load)
 	}
-	if c.Run.Seed != -7 || c.Run.Restarts != "round" || c.Run.MaxRestarts != 0 {
+	if c.Run.Seed != -7 || c.Run.Restarts != "round" || c.Run.MaxRestarts != 0 || c.Run.KeepAwake {
 		t.Errorf("Run = %+v", c.Run)
 	}
 	want := Analysis{Objective: "success_rps", TargetConcurrency: 4, CliffErrorRate: 0}

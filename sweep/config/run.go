@@ -18,6 +18,7 @@ func (p *parser) run(t *table) {
 	r.Seed = t.integer("seed", 1, math.MinInt64, math.MaxInt64)
 	r.Restarts = t.oneOf("restarts", "never", "never", "round")
 	r.MaxRestarts = int(t.integer("max_restarts", 3, 0, 1000))
+	r.KeepAwake = t.boolean("keep_awake", true)
 	p.cpus(t)
 }
 

@@ -15,8 +15,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/awake"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/results"
@@ -102,6 +104,17 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 
 	r := newRunner(c, o, slots)
 	defer r.stopAll()
+	if c.Run.KeepAwake && len(c.Run.ServerCPUs) > 0 && len(c.Run.LoadCPUs) > 0 {
+		cpus := append(slices.Clone(c.Run.ServerCPUs), c.Run.LoadCPUs...)
+		slices.Sort(cpus)
+		spin, err := awake.Start(o.Exe, cpus)
+		if err != nil {
+			return out, fmt.Errorf("run.keep_awake: %w (set keep_awake = false in [run] to run without spinners)", err)
+		}
+		defer spin.Stop()
+		r.awake = spin
+		env.AwakeCPUs = spin.CPUs().String()
+	}
 
 	prog := newProgress(o.Progress, steps, done, c.Load.Warmup, c.Load.Duration, c.Load.Slices() > 1)
 	emit := func(w sweep.Window) error {

@@ -7,10 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/awake"
 	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/report"
 	"github.com/sweep-dev/sweep/sweep/results"
 )
@@ -207,4 +212,68 @@ rounds = 2
 	if s.Environment.ServerPinned == "" && len(s.Environment.ServerCPUs) > 0 {
 		t.Errorf("server pinning not read back: %+v", s.Environment)
 	}
+	checkAwake(t, s, true)
+	// The spinners' CPU time counts as the load CPU's idle time: at c=1,
+	// with every request waiting 5 ms in the server, the generator has
+	// little to do (without the correction load_idle would read ~0 and
+	// generator_bound would fire).
+	if s.Environment.AwakeCPUs != "" {
+		for _, w := range ws {
+			if w.Concurrency == 1 && (w.LoadIdle < 0.5 || w.LoadIdle > 1.05 || w.GeneratorBound) {
+				t.Errorf("%s c=1 round %d: load_idle %.3f, generator_bound %v; want the idle load CPU seen as idle",
+					w.Config, w.Round, w.LoadIdle, w.GeneratorBound)
+			}
+		}
+	}
+}
+
+// checkAwake checks a run's record of run.keep_awake and that no spinner
+// outlived it.
+func checkAwake(t *testing.T, s sweep.Summary, on bool) {
+	t.Helper()
+	e := s.Environment
+	pinned := e.ServerCPUs != "" && e.LoadCPUs != ""
+	if want := on && pinned; (e.AwakeCPUs != "") != want {
+		t.Errorf("environment awake_cpus = %q with keep_awake = %v, server CPUs %q, load CPUs %q", e.AwakeCPUs, on, e.ServerCPUs, e.LoadCPUs)
+	}
+	if on && pinned {
+		server, _ := cpuset.Parse(e.ServerCPUs)
+		load, _ := cpuset.Parse(e.LoadCPUs)
+		want := append(server, load...)
+		slices.Sort(want)
+		if e.AwakeCPUs != want.String() {
+			t.Errorf("awake_cpus = %q, want the server and load CPUs %q", e.AwakeCPUs, want)
+		}
+	}
+	if n := spinnersOf(t, os.Getpid()); n > 0 {
+		t.Errorf("%d spinner processes (%s) still running after the run", n, awake.Subcommand)
+	}
+}
+
+// spinnersOf counts the live spinner processes whose parent is ppid.
+func spinnersOf(t *testing.T, ppid int) int {
+	t.Helper()
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil {
+			continue
+		}
+		stat, err1 := os.ReadFile(filepath.Join("/proc", p.Name(), "stat"))
+		cmd, err2 := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
+		if err1 != nil || err2 != nil || pid == ppid {
+			continue
+		}
+		// stat: "pid (comm) state ppid ..."; comm may hold spaces.
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		args := strings.Split(string(cmd), "\x00")
+		if len(f) > 1 && f[1] == strconv.Itoa(ppid) && len(args) > 1 && args[1] == awake.Subcommand && f[0] != "Z" {
+			n++
+		}
+	}
+	return n
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/awake"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/load"
@@ -34,7 +35,8 @@ type runner struct {
 	o      Options
 	slots  []*slotState
 	gens   map[genKey]*load.Generator
-	pinned cpuset.Set // affinity read back from a server
+	pinned cpuset.Set      // affinity read back from a server
+	awake  *awake.Spinners // nil: CPUs not kept awake
 	failed int
 	onStep func(schedule.Step)
 }
@@ -99,9 +101,10 @@ type measurement struct {
 	delta probe.Delta
 	self  time.Duration // the driver's own CPU over the window's slices
 	// serverCPUs and loadCPUs are the /proc/stat times (idle, steal) of
-	// the server and load CPUs over the window's slices, and cpuWall the
-	// time those readings spanned; cpusOK is false once a reading failed,
-	// and the window's fields from them stay unset.
+	// the server and load CPUs over the window's slices (the load CPUs'
+	// idle time includes their spinners' CPU time: run.keep_awake), and
+	// cpuWall the time those readings spanned; cpusOK is false once a
+	// reading failed, and the window's fields from them stay unset.
 	serverCPUs, loadCPUs probe.CPUTimes
 	cpuWall              time.Duration
 	cpusOK               bool
@@ -252,7 +255,7 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 	m.self += selfAfter - selfBefore
 	if cerr != nil || cerr2 != nil {
 		if m.cpusOK {
-			r.o.Log.Warn("reading /proc/stat failed: the window has no steal or load-CPU idle figures", "err", errors.Join(cerr, cerr2))
+			r.o.Log.Warn("reading CPU times (/proc/stat, spinners) failed: the window has no steal or load-CPU idle figures", "err", errors.Join(cerr, cerr2))
 		}
 		m.cpusOK = false
 	} else {
@@ -264,12 +267,21 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 }
 
 // readCPUTimes reads the /proc/stat times of the server CPUs and of the
-// load CPUs (all CPUs for a side that is not pinned), and when.
+// load CPUs (all CPUs for a side that is not pinned), and when. The CPU
+// time of the load CPUs' spinners counts as their idle time: a spinner
+// runs only when its CPU has nothing else to do.
 func (r *runner) readCPUTimes() (server, load probe.CPUTimes, at time.Time, err error) {
 	at = time.Now()
 	ts, err := probe.ReadCPUTimes(r.c.Run.ServerCPUs, r.c.Run.LoadCPUs)
 	if err != nil {
 		return server, load, at, err
+	}
+	if r.awake != nil {
+		spun, err := r.awake.CPU(r.c.Run.LoadCPUs)
+		if err != nil {
+			return server, load, at, err
+		}
+		ts[1].Idle += spun
 	}
 	return ts[0], ts[1], at, nil
 }

@@ -22,6 +22,8 @@ warmup = "300ms"
 duration = "600ms"
 slice = "100ms"
 rounds = 2
+[run]
+keep_awake = false
 `)
 	if want := 3 * 2 * 2; len(ws) != want {
 		t.Fatalf("results.jsonl has %d windows, want %d", len(ws), want)
@@ -50,4 +52,5 @@ rounds = 2
 	if s.Plan.Slices != 6 {
 		t.Errorf("summary.json plan.slices = %d, want 6", s.Plan.Slices)
 	}
+	checkAwake(t, s, false)
 }

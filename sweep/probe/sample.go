@@ -144,3 +144,16 @@ func (d *Delta) Add(e Delta) {
 	d.InvolCtxSwitches += e.InvolCtxSwitches
 	d.RSSBytes = e.RSSBytes
 }
+
+// CPU returns the CPU time of process pid (all threads) from its CPU
+// clock: one system call, for readings that need nothing else.
+func CPU(pid int) (time.Duration, error) {
+	if pid <= 0 {
+		return 0, fmt.Errorf("probe: invalid pid %d", pid)
+	}
+	d, err := clock(processClock(pid))
+	if err != nil {
+		return 0, procErr(pid, err)
+	}
+	return d, nil
+}

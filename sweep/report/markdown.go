@@ -146,6 +146,11 @@ func (m *mdWriter) environment() {
 	m.f("- Go %s, Wasmtime %s, target %s\n", orUnknown(e.GoVersion), orUnknown(e.WasmtimeVersion), orUnknown(e.Target))
 	m.f("- Server CPUs %s (read back: %s); load generator CPUs %s (read back: %s)\n",
 		orUnknown(e.ServerCPUs), orUnknown(e.ServerPinned), orUnknown(e.LoadCPUs), orUnknown(e.LoadPinned))
+	if e.AwakeCPUs != "" {
+		m.f("- CPUs %s kept awake (run.keep_awake: an idle-priority spinner on each, so no request waits for a halted CPU to wake)\n", e.AwakeCPUs)
+	} else {
+		m.f("- No CPUs kept awake (run.keep_awake off, or CPUs not pinned): idle CPUs halt, and at low concurrency requests wait for them to wake\n")
+	}
 	if len(m.s.Cells) > 0 {
 		var srv, ld float64
 		for _, c := range m.s.Cells {

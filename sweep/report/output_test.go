@@ -324,3 +324,24 @@ func TestMarkdownPlanSlices(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownAwake: summary.md says whether the run kept its CPUs awake.
+func TestMarkdownAwake(t *testing.T) {
+	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ cpus, want string }{
+		{"0-1", "- CPUs 0-1 kept awake (run.keep_awake: an idle-priority spinner on each"},
+		{"", "- No CPUs kept awake (run.keep_awake off, or CPUs not pinned)"},
+	} {
+		s.Environment.AwakeCPUs = tc.cpus
+		var buf bytes.Buffer
+		if err := Markdown(&buf, s, nil); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), tc.want) {
+			t.Errorf("awake_cpus %q: summary.md lacks %q", tc.cpus, tc.want)
+		}
+	}
+}
