@@ -74,6 +74,9 @@ type summary struct {
 	Invoke      float64   `json:"invoke_us"`
 }
 
+// awakeBin is -awake (benchsetup.AwakeFlag).
+var awakeBin = benchsetup.AwakeFlag()
+
 func main() {
 	loop := flag.Bool("invoke-loop", false, "internal: run the Invoke loop on command (stdin: a duration per line; stdout: calls made)")
 	gap := flag.Duration("invoke-gap", 0, "sleep this long between the Invoke loop's calls (0: back to back, the floor); to see what idling between requests costs")
@@ -145,10 +148,15 @@ func run(sweepBin, noopBin, settingsJSON, levelList string, d, warmup time.Durat
 	if rounds < 1 || d <= 0 || warmup <= 0 {
 		return errors.New("-rounds, -d and -warmup must be positive")
 	}
-	srvCPUs, _, err := benchsetup.Pin(serverList, loadList, 0)
+	srvCPUs, ldCPUs, err := benchsetup.Pin(serverList, loadList, 0)
 	if err != nil {
 		return err
 	}
+	stopAwake, err := benchsetup.Awake(*awakeBin, srvCPUs, ldCPUs)
+	if err != nil {
+		return err
+	}
+	defer stopAwake()
 	ctx := context.Background()
 	host, err := target.Start(ctx, target.Spec{CPUs: srvCPUs, ReadyLine: true,
 		Argv: []string{sweepBin, "serve", "-listen", "127.0.0.1:0", "-plugin", wasmhost.Workload,

@@ -64,6 +64,9 @@ type summary struct {
 	Q3          float64   `json:"q3"`
 }
 
+// awakeBin is -awake (benchsetup.AwakeFlag).
+var awakeBin = benchsetup.AwakeFlag()
+
 func main() {
 	levels := flag.String("c", "16", "concurrency levels, comma-separated")
 	d := flag.Duration("d", 2*time.Second, "time under load per server, mode and repetition")
@@ -89,10 +92,15 @@ func run(levelList string, d, piece time.Duration, reps int, serverList, loadLis
 	if reps < 1 || d <= 0 || piece <= 0 || piece > d {
 		return errors.New("-reps, -d and -piece must be positive, -piece at most -d")
 	}
-	srvCPUs, _, err := benchsetup.Pin(serverList, loadList, 0)
+	srvCPUs, ldCPUs, err := benchsetup.Pin(serverList, loadList, 0)
 	if err != nil {
 		return err
 	}
+	stopAwake, err := benchsetup.Awake(*awakeBin, srvCPUs, ldCPUs)
+	if err != nil {
+		return err
+	}
+	defer stopAwake()
 	ctx := context.Background()
 	var srvs [2]*target.Server
 	for i := range srvs {

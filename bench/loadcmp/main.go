@@ -63,6 +63,9 @@ type summary struct {
 	Ratios      []float64 `json:"ratios"`
 }
 
+// awakeBin is -awake (benchsetup.AwakeFlag).
+var awakeBin = benchsetup.AwakeFlag()
+
 func main() {
 	levels := flag.String("c", "1,16", "concurrency levels (connections), comma-separated")
 	d := flag.Duration("d", 5*time.Second, "length of one measured window")
@@ -95,6 +98,11 @@ func run(levelList string, d, warmup time.Duration, reps, procs int, serverList,
 	if err != nil {
 		return err
 	}
+	stopAwake, err := benchsetup.Awake(*awakeBin, srvCPUs, ldCPUs)
+	if err != nil {
+		return err
+	}
+	defer stopAwake()
 	spec := target.Spec{Argv: argv, CPUs: srvCPUs, ReadyLine: url == "", ReadyURL: url}
 	ctx := context.Background()
 	srv, err := target.Start(ctx, spec)

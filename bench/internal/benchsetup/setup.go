@@ -1,14 +1,18 @@
 // Package benchsetup is the start-up the side-by-side bench programs
 // (floor, loadcmp, interleave) share: their -c list of concurrency levels,
-// and pinning themselves to the load CPUs the way the sweep driver does.
+// pinning themselves to the load CPUs and keeping the CPUs awake the way
+// the sweep driver does.
 package benchsetup
 
 import (
+	"flag"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/sweep-dev/sweep/sweep/awake"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 )
 
@@ -46,4 +50,27 @@ func Pin(serverList, loadList string, procs int) (server, load cpuset.Set, err e
 		runtime.GOMAXPROCS(procs)
 	}
 	return server, load, nil
+}
+
+// AwakeFlag registers -awake: the sweep binary whose spinners keep the
+// server and load CPUs awake during the measurement, as the driver does by
+// default (run.keep_awake); "" measures with CPUs that may halt.
+func AwakeFlag() *string {
+	return flag.String("awake", "bin/sweep", "sweep binary whose spinners keep the server and load CPUs awake, as run.keep_awake does; \"\" = none")
+}
+
+// Awake starts the spinners of exe (see AwakeFlag) on the server and load
+// CPUs and returns the function that stops them; with exe "" or a side
+// unpinned it starts nothing.
+func Awake(exe string, server, load cpuset.Set) (stop func(), err error) {
+	if exe == "" || len(server) == 0 || len(load) == 0 {
+		return func() {}, nil
+	}
+	cpus := append(slices.Clone(server), load...)
+	slices.Sort(cpus)
+	s, err := awake.Start(exe, cpus)
+	if err != nil {
+		return nil, fmt.Errorf("-awake %s: %w", exe, err)
+	}
+	return s.Stop, nil
 }
