@@ -258,6 +258,10 @@ func TestDryRun(t *testing.T) {
 	if !strings.Contains(r.stdout, "window 2s (interleaved: 40 pieces of 50ms), restarts never\n") {
 		t.Errorf("dry run does not say how windows are measured:\n%s", r.stdout)
 	}
+	// run.keep_awake defaults to true.
+	if !strings.Contains(r.stdout, `pinning: server CPUs "0", load CPUs "1", both kept awake (run.keep_awake)`) {
+		t.Errorf("dry run does not say the CPUs are kept awake:\n%s", r.stdout)
+	}
 	assertEmptyDir(t, tmp)
 }
 
