@@ -13,12 +13,13 @@ import (
 // detectable change" — the A/A band has to absorb the bench's own noise.
 //
 // It measures continuous windows (slice = "0"). With the interleaved
-// default the A/A band is much tighter, and on 2026-12-03, under heavy
-// hypervisor steal, one run in five called the identical twin "worse"
-// (c=4 CPU/req +5.7% [+4.8, +5.9] against a band of [−1.9, +1.4]): one A/A
-// twin over 6 short rounds can underestimate the spread between
-// processes. That is a known weakness of the verdict rule (BENCHMARKS.md,
-// item 3), not something this test may paper over with a looser bound.
+// default the A/A band is much tighter, and an identical twin is then
+// called better or worse in about 1 comparison in 100 (BENCHMARKS.md,
+// 2026-12-03 afternoon: 2 of 160, CPU/req +5.7% [+4.8, +5.9] against a band
+// of [−1.9, +1.4], p99 +13% against [−3.9, +8.0]). That is the verdict
+// rule's chance rate with 6 rounds — the interval clears zero when 5 of 6
+// pairs do — not a flaw of one slot, and with 10 comparisons per run it
+// would fail about one run in ten. A looser bound here would only hide it.
 func TestSameConfigNoChange(t *testing.T) {
 	_, s, _ := run(t, fmt.Sprintf(`
 name = "same-config"
