@@ -148,11 +148,7 @@ func run(sweepBin, noopBin, settingsJSON, levelList string, d, warmup time.Durat
 	if rounds < 1 || d <= 0 || warmup <= 0 {
 		return errors.New("-rounds, -d and -warmup must be positive")
 	}
-	srvCPUs, ldCPUs, err := benchsetup.Pin(serverList, loadList, 0)
-	if err != nil {
-		return err
-	}
-	stopAwake, err := benchsetup.Awake(*awakeBin, srvCPUs, ldCPUs)
+	srvCPUs, _, stopAwake, err := benchsetup.Pin(serverList, loadList, 0, *awakeBin)
 	if err != nil {
 		return err
 	}

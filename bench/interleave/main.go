@@ -92,11 +92,7 @@ func run(levelList string, d, piece time.Duration, reps int, serverList, loadLis
 	if reps < 1 || d <= 0 || piece <= 0 || piece > d {
 		return errors.New("-reps, -d and -piece must be positive, -piece at most -d")
 	}
-	srvCPUs, ldCPUs, err := benchsetup.Pin(serverList, loadList, 0)
-	if err != nil {
-		return err
-	}
-	stopAwake, err := benchsetup.Awake(*awakeBin, srvCPUs, ldCPUs)
+	srvCPUs, _, stopAwake, err := benchsetup.Pin(serverList, loadList, 0, *awakeBin)
 	if err != nil {
 		return err
 	}

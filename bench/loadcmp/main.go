@@ -94,11 +94,7 @@ func run(levelList string, d, warmup time.Duration, reps, procs int, serverList,
 	if reps < 1 || d <= 0 || warmup <= 0 {
 		return errors.New("-reps, -d and -warmup must be positive")
 	}
-	srvCPUs, ldCPUs, err := benchsetup.Pin(serverList, loadList, procs)
-	if err != nil {
-		return err
-	}
-	stopAwake, err := benchsetup.Awake(*awakeBin, srvCPUs, ldCPUs)
+	srvCPUs, ldCPUs, stopAwake, err := benchsetup.Pin(serverList, loadList, procs, *awakeBin)
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func TestSpinners(t *testing.T) {
 		t.Fatal(err)
 	}
 	cpus := online[:min(2, len(online))]
-	s, err := Start(exe, cpus)
+	s, err := Start(exe, cpus, cpus[:1]) // a CPU named twice gets one spinner
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,19 +17,26 @@ import (
 
 // Spinners are the running spinner processes, one per CPU.
 type Spinners struct {
+	cpus  cpuset.Set        // ascending
 	procs map[int]*exec.Cmd // by CPU
 	done  map[int]chan struct{}
 }
 
-// Start starts one spinner per CPU of cpus: `exe awake -cpu N`, born
-// pinned to CPU N (exe is the sweep binary). The spinners are killed when
-// the process that started them dies; Stop ends them before that. On
-// failure the spinners already started are stopped.
-func Start(exe string, cpus cpuset.Set) (*Spinners, error) {
+// Start starts one spinner per CPU of the given sets (each CPU once):
+// `exe awake -cpu N`, born pinned to CPU N (exe is the sweep binary). The
+// spinners are killed when the process that started them dies; Stop ends
+// them before that. On failure the spinners already started are stopped.
+func Start(exe string, sets ...cpuset.Set) (*Spinners, error) {
+	var cpus cpuset.Set
+	for _, set := range sets {
+		cpus = append(cpus, set...)
+	}
+	slices.Sort(cpus)
+	cpus = slices.Compact(cpus)
 	if len(cpus) == 0 {
 		return nil, errors.New("awake: no CPUs to keep awake")
 	}
-	s := &Spinners{procs: map[int]*exec.Cmd{}, done: map[int]chan struct{}{}}
+	s := &Spinners{cpus: cpus, procs: map[int]*exec.Cmd{}, done: map[int]chan struct{}{}}
 	for _, cpu := range cpus {
 		cmd := exec.Command(exe, Subcommand, "-cpu", strconv.Itoa(cpu))
 		cmd.Stderr = os.Stderr
@@ -71,14 +78,7 @@ func (s *Spinners) lowered(cpu int) error {
 }
 
 // CPUs returns the CPUs kept awake, ascending.
-func (s *Spinners) CPUs() cpuset.Set {
-	var out cpuset.Set
-	for cpu := range s.procs {
-		out = append(out, cpu)
-	}
-	slices.Sort(out)
-	return out
-}
+func (s *Spinners) CPUs() cpuset.Set { return slices.Clone(s.cpus) }
 
 // PID returns the process id of cpu's spinner, or 0.
 func (s *Spinners) PID(cpu int) int {

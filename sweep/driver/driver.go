@@ -15,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/awake"
@@ -105,9 +104,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	r := newRunner(c, o, slots)
 	defer r.stopAll()
 	if c.Run.KeepAwake && len(c.Run.ServerCPUs) > 0 && len(c.Run.LoadCPUs) > 0 {
-		cpus := append(slices.Clone(c.Run.ServerCPUs), c.Run.LoadCPUs...)
-		slices.Sort(cpus)
-		spin, err := awake.Start(o.Exe, cpus)
+		spin, err := awake.Start(o.Exe, c.Run.ServerCPUs, c.Run.LoadCPUs)
 		if err != nil {
 			return out, fmt.Errorf("run.keep_awake: %w (set keep_awake = false in [run] to run without spinners)", err)
 		}

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -30,18 +29,20 @@ func Levels(list string) ([]int, error) {
 }
 
 // Pin parses -server-cpus and -load-cpus, pins this process to the load
-// CPUs and sets GOMAXPROCS to procs, or to the number of load CPUs when
-// procs is 0 (what the driver does). It returns the server CPUs (to start
-// servers on) and the load CPUs.
-func Pin(serverList, loadList string, procs int) (server, load cpuset.Set, err error) {
+// CPUs, sets GOMAXPROCS to procs, or to the number of load CPUs when procs
+// is 0 (what the driver does), and keeps both sets of CPUs awake with the
+// spinners of awakeExe (see AwakeFlag; "" or an unpinned side: none). It
+// returns the server CPUs (to start servers on), the load CPUs and the
+// function that stops the spinners.
+func Pin(serverList, loadList string, procs int, awakeExe string) (server, load cpuset.Set, stop func(), err error) {
 	if server, err = cpuset.Parse(serverList); err != nil {
-		return nil, nil, fmt.Errorf("-server-cpus: %w", err)
+		return nil, nil, nil, fmt.Errorf("-server-cpus: %w", err)
 	}
 	if load, err = cpuset.Parse(loadList); err != nil {
-		return nil, nil, fmt.Errorf("-load-cpus: %w", err)
+		return nil, nil, nil, fmt.Errorf("-load-cpus: %w", err)
 	}
 	if err := cpuset.PinProcess(0, load); err != nil {
-		return nil, nil, fmt.Errorf("pinning to -load-cpus %s: %w", load, err)
+		return nil, nil, nil, fmt.Errorf("pinning to -load-cpus %s: %w", load, err)
 	}
 	if procs <= 0 {
 		procs = len(load)
@@ -49,7 +50,15 @@ func Pin(serverList, loadList string, procs int) (server, load cpuset.Set, err e
 	if procs > 0 {
 		runtime.GOMAXPROCS(procs)
 	}
-	return server, load, nil
+	stop = func() {}
+	if awakeExe != "" && len(server) > 0 && len(load) > 0 {
+		s, err := awake.Start(awakeExe, server, load)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("-awake %s: %w", awakeExe, err)
+		}
+		stop = s.Stop
+	}
+	return server, load, stop, nil
 }
 
 // AwakeFlag registers -awake: the sweep binary whose spinners keep the
@@ -57,20 +66,4 @@ func Pin(serverList, loadList string, procs int) (server, load cpuset.Set, err e
 // default (run.keep_awake); "" measures with CPUs that may halt.
 func AwakeFlag() *string {
 	return flag.String("awake", "bin/sweep", "sweep binary whose spinners keep the server and load CPUs awake, as run.keep_awake does; \"\" = none")
-}
-
-// Awake starts the spinners of exe (see AwakeFlag) on the server and load
-// CPUs and returns the function that stops them; with exe "" or a side
-// unpinned it starts nothing.
-func Awake(exe string, server, load cpuset.Set) (stop func(), err error) {
-	if exe == "" || len(server) == 0 || len(load) == 0 {
-		return func() {}, nil
-	}
-	cpus := append(slices.Clone(server), load...)
-	slices.Sort(cpus)
-	s, err := awake.Start(exe, cpus)
-	if err != nil {
-		return nil, fmt.Errorf("-awake %s: %w", exe, err)
-	}
-	return s.Stop, nil
 }
