@@ -7,7 +7,8 @@
 #
 #   bench/run.sh [PART...]   PART: all (default) = micro host load aa interleave cost truth,
 #                            then figures; each part can be run alone, and
-#                            explore (item 3's other method variants) too
+#                            explore (item 3's other method variants) and
+#                            window (item 3's noise vs window and piece) too
 #   bench/run.sh rss [DUR [CONFIG]]  item 4's long run: sweep CONFIG (default
 #                            bench/long.toml) for DUR (default 30m),
 #                            driver RSS sampled every 10 s (not part of all)
@@ -148,6 +149,23 @@ part_interleave() {
 		-settings-json "$HOST_SETTINGS" -timeout 5s -log-level warn >"$OUT/interleave.jsonl"
 }
 
+# window: how the A/A noise of interleaved windows scales with the window
+# and the piece (item 3): two identical hosts at c=16, 12 repetitions each
+# of 2 s in 50 ms pieces, 2 s in 20 ms pieces and 5 s in 50 ms pieces
+# (≈ 8 min; not part of "all").
+part_window() {
+	quiet window
+	local spec d p
+	: >"$OUT/window.jsonl"
+	for spec in 2s/50ms 2s/20ms 5s/50ms; do
+		d=${spec%/*} p=${spec#*/}
+		log "window: two hosts, A/B in $d windows of $p pieces, c=16"
+		./bin/bench-interleave -c 16 -d "$d" -piece "$p" -reps 12 -- ./bin/sweep serve -plugin workload \
+			-settings-json "$HOST_SETTINGS" -timeout 5s -log-level warn | grep '"summary"' |
+			sed "s/^{/{\"window\":\"$d\",/" >>"$OUT/window.jsonl"
+	done
+}
+
 part_cost() {
 	quiet cost
 	local cfg name
@@ -229,8 +247,8 @@ all) set -- micro host load aa interleave cost truth ;;
 esac
 for p in "$@"; do
 	case "$p" in
-	micro | host | load | aa | interleave | explore | cost | truth | figures) "part_$p" ;;
-	*) echo "bench: unknown part $p (micro host load aa interleave explore cost truth figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
+	micro | host | load | aa | interleave | window | explore | cost | truth | figures) "part_$p" ;;
+	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
 	esac
 done
 [ "${!#}" = figures ] || part_figures

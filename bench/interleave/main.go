@@ -1,7 +1,8 @@
 // Command interleave asks whether interleaved windows (load.slice) change
 // what they measure, for item 3 of BENCHMARKS.md: does a server loaded in
 // short pieces, alternating with a second server on the same CPU, use more
-// CPU per request than one loaded continuously?
+// CPU per request than one loaded continuously? And how noisy is the
+// pairing of two identical servers in interleaved windows?
 //
 // It starts two identical servers (argv after --, which must print sweep
 // serve's ready line) pinned to -server-cpus, pins itself to -load-cpus
@@ -13,13 +14,28 @@
 //	continuous   A for -d, then B for -d (order alternating)
 //	interleaved  A and B in pieces of -piece, ABBA…, -d each in total
 //
-// Per server and mode it prints one JSON line (CPU µs per request read with
-// sweep's probe over exactly the pieces, RPS), then per concurrency a
-// summary line: the quartiles of the paired ratio interleaved/continuous
-// per server and repetition. A median above 1 with the whole interval
-// above 1 means interleaving raised the CPU per request.
+// -partner changes what runs between A's interleaved pieces: "server"
+// (B's pieces, the default), "idle" (nothing, for as long) or "none" (A's
+// pieces back to back); with the last two only A is measured.
 //
-//	interleave -c 16 -reps 12 -piece 50ms -- bin/sweep serve -settings-json '{"touch":"64KiB"}'
+// Per server and mode it prints one JSON line (CPU µs per request read with
+// sweep's probe over exactly the pieces, RPS), then per concurrency the
+// summary lines, each with the quartiles of a ratio and the standard
+// deviation of its logarithm (sd_percent):
+//
+//   - interleaved/continuous CPU per request, per server and repetition: a
+//     median above 1 with the whole interval above 1 means interleaving
+//     raised the CPU per request;
+//
+//   - A/B CPU per request of the interleaved windows, per repetition (with
+//     -partner server): the A/A noise of one window of -d in pieces of
+//     -piece, as sweep pairs two slots;
+//
+//   - the CPU per request of a piece that follows the other server's piece
+//     over that of the same server's next or previous piece that follows
+//     its own, per piece pair: what a switch between servers costs.
+//
+//     interleave -c 16 -reps 12 -piece 50ms -- bin/sweep serve -settings-json '{"touch":"64KiB"}'
 package main
 
 import (
@@ -34,7 +50,6 @@ import (
 	"github.com/sweep-dev/sweep/bench/internal/benchsetup"
 	"github.com/sweep-dev/sweep/sweep/load"
 	"github.com/sweep-dev/sweep/sweep/probe"
-	"github.com/sweep-dev/sweep/sweep/stats"
 	"github.com/sweep-dev/sweep/sweep/target"
 )
 
@@ -62,7 +77,14 @@ type summary struct {
 	Q1          float64   `json:"q1"`
 	Median      float64   `json:"median"`
 	Q3          float64   `json:"q3"`
+	// SDPercent is the standard deviation of the ratios' logarithm, in
+	// percent (0 for fewer than two ratios).
+	SDPercent float64 `json:"sd_percent,omitempty"`
 }
+
+// partner is -partner: what runs between A's interleaved pieces. With
+// idle or none only A is measured, and B stands unused.
+var partner = "server"
 
 // awakeBin is -awake (benchsetup.AwakeFlag).
 var awakeBin = benchsetup.AwakeFlag()
@@ -74,7 +96,12 @@ func main() {
 	reps := flag.Int("reps", 12, "repetitions per level")
 	serverCPUs := flag.String("server-cpus", "0", "CPUs of both servers")
 	loadCPUs := flag.String("load-cpus", "1", "CPUs of this process (the generator)")
+	flag.StringVar(&partner, "partner", "server", "what runs between A's pieces: server (B's pieces), idle (nothing, as long), none (A's pieces back to back)")
 	flag.Parse()
+	if partner != "server" && partner != "idle" && partner != "none" {
+		fmt.Fprintln(os.Stderr, "interleave: -partner must be server, idle or none")
+		os.Exit(2)
+	}
 	if err := run(*levels, *d, *piece, *reps, *serverCPUs, *loadCPUs, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "interleave:", err)
 		os.Exit(1)
@@ -121,7 +148,7 @@ func run(levelList string, d, piece time.Duration, reps int, serverList, loadLis
 				return err
 			}
 		}
-		var ratios []float64
+		var ratios, ab, switched []float64
 		n := max(1, int((d+piece/2)/piece))
 		for rep := range reps {
 			modes := []string{"continuous", "interleaved"}
@@ -135,6 +162,9 @@ func run(levelList string, d, piece time.Duration, reps int, serverList, loadLis
 				}
 				if mode == "continuous" {
 					for _, i := range []int{rep % 2, 1 - rep%2} {
+						if i == 1 && partner != "server" {
+							continue
+						}
 						if err := ms[i].piece(ctx, d); err != nil {
 							return err
 						}
@@ -146,6 +176,12 @@ func run(levelList string, d, piece time.Duration, reps int, serverList, loadLis
 							order = []int{1, 0}
 						}
 						for _, i := range order {
+							if i == 1 && partner != "server" {
+								if partner == "idle" {
+									time.Sleep(d / time.Duration(n))
+								}
+								continue
+							}
 							if err := ms[i].piece(ctx, d/time.Duration(n)); err != nil {
 								return err
 							}
@@ -154,35 +190,67 @@ func run(levelList string, d, piece time.Duration, reps int, serverList, loadLis
 				}
 				var v [2]float64
 				for i, m := range ms {
+					if i == 1 && partner != "server" {
+						continue
+					}
 					w := m.result(c, rep, mode)
 					v[i] = w.CPUUsPerReq
 					_ = out.Encode(w)
 				}
 				got[mode] = v
+				if mode == "interleaved" && partner == "server" {
+					r, sw := pairStats(ms[0].pieces, ms[1].pieces)
+					if r > 0 {
+						ab = append(ab, r)
+					}
+					switched = append(switched, sw...)
+				}
 			}
 			for i := range ms {
+				if i == 1 && partner != "server" {
+					continue
+				}
 				if cont := got["continuous"][i]; cont > 0 {
 					ratios = append(ratios, got["interleaved"][i]/cont)
 				}
 			}
 		}
-		s := summary{Summary: "interleaved/continuous CPU per request", Concurrency: c, Piece: piece.String(), Ratios: ratios}
-		s.Q1, s.Median, s.Q3 = stats.Quartiles(ratios)
-		_ = out.Encode(s)
+		_ = out.Encode(spread("interleaved/continuous CPU per request", c, piece.String(), ratios))
+		if partner == "server" {
+			_ = out.Encode(spread("A/B CPU per request, interleaved windows", c, piece.String(), ab))
+			s := spread("CPU per request of a piece after the other server / after its own", c, piece.String(), switched)
+			s.Ratios = nil // one per piece pair: too many to print
+			_ = out.Encode(s)
+		}
 	}
 	return nil
 }
 
 // meter accumulates one server's pieces of a window.
 type meter struct {
-	name string
-	pid  int
-	g    *load.Generator
-	w    *load.Window
-	d    probe.Delta
+	name   string
+	pid    int
+	g      *load.Generator
+	pieces []piece
+	d      probe.Delta
 }
 
-func (m *meter) reset() { m.w, m.d = load.NewWindow(), probe.Delta{} }
+// piece is one server's figures over one piece of a window.
+type piece struct {
+	cpu      time.Duration
+	requests int64
+	seconds  float64
+}
+
+// cpuPerReq is the piece's server CPU µs per request (0 without requests).
+func (p piece) cpuPerReq() float64 {
+	if p.requests == 0 {
+		return 0
+	}
+	return p.cpu.Seconds() * 1e6 / float64(p.requests)
+}
+
+func (m *meter) reset() { m.pieces, m.d = nil, probe.Delta{} }
 
 // piece loads the server for d and adds the server's CPU over it.
 func (m *meter) piece(ctx context.Context, d time.Duration) error {
@@ -190,25 +258,33 @@ func (m *meter) piece(ctx context.Context, d time.Duration) error {
 	if err != nil {
 		return err
 	}
-	if err := m.g.RunSlice(ctx, d, m.w); err != nil {
+	w := load.NewWindow()
+	if err := m.g.RunSlice(ctx, d, w); err != nil {
 		return err
 	}
 	after, err := probe.Read(m.pid)
 	if err != nil {
 		return err
 	}
-	m.d.Add(probe.Diff(before, after))
+	delta := probe.Diff(before, after)
+	m.d.Add(delta)
+	r := w.Result()
+	m.pieces = append(m.pieces, piece{cpu: delta.CPU, requests: r.Requests, seconds: r.Seconds})
 	return nil
 }
 
 func (m *meter) result(c, rep int, mode string) window {
-	r := m.w.Result()
-	w := window{Concurrency: c, Rep: rep, Mode: mode, Server: m.name, Requests: r.Requests}
-	if r.Seconds > 0 {
-		w.RPS = float64(r.Requests) / r.Seconds
+	w := window{Concurrency: c, Rep: rep, Mode: mode, Server: m.name}
+	var seconds float64
+	for _, p := range m.pieces {
+		w.Requests += p.requests
+		seconds += p.seconds
 	}
-	if r.Requests > 0 {
-		n := float64(r.Requests)
+	if seconds > 0 {
+		w.RPS = float64(w.Requests) / seconds
+	}
+	if w.Requests > 0 {
+		n := float64(w.Requests)
 		w.CPUUsPerReq = m.d.CPU.Seconds() * 1e6 / n
 		w.VolPerReq, w.InvolPerReq = float64(m.d.VolCtxSwitches)/n, float64(m.d.InvolCtxSwitches)/n
 	}
