@@ -95,11 +95,25 @@ func metricName(m string) string {
 	return "RPS"
 }
 
-// interleaveFigures: item 3, whether interleaved windows move the CPU per
-// request (bench/interleave's paired ratios interleaved/continuous).
+// interleaveFigures: item 3, what interleaved windows do (bench/interleave's
+// summary lines in interleave.jsonl, and window.jsonl of bench/run.sh
+// window): whether they move the CPU per request, the A/B noise of two
+// identical hosts, and the cost of a piece after the other host.
 func interleaveFigures(dir string) ([]figure, error) {
+	var figs []figure
+	for _, name := range []string{"interleave.jsonl", "window.jsonl"} {
+		f, err := interleaveFile(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, f...)
+	}
+	return figs, nil
+}
+
+// interleaveFile is interleaveFigures for one file; none when it is absent.
+func interleaveFile(p string) ([]figure, error) {
 	const item = "3 noise (A/A)"
-	p := filepath.Join(dir, "interleave.jsonl")
 	if !exists(p) {
 		return nil, nil
 	}
@@ -113,24 +127,41 @@ func interleaveFigures(dir string) ([]figure, error) {
 	for {
 		var s struct {
 			Summary     string    `json:"summary"`
+			Window      string    `json:"window"` // window.jsonl only
 			Concurrency int       `json:"concurrency"`
 			Piece       string    `json:"piece"`
 			Ratios      []float64 `json:"ratios"`
 			Q1          float64   `json:"q1"`
 			Median      float64   `json:"median"`
 			Q3          float64   `json:"q3"`
+			SDPercent   float64   `json:"sd_percent"`
 		}
 		if err := dec.Decode(&s); err == io.EOF {
 			break
 		} else if err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
-		if s.Summary == "" {
-			continue
+		quartiles := fmt.Sprintf("%s [%s, %s]", pct(s.Median-1), pct(s.Q1-1), pct(s.Q3-1))
+		window := s.Window
+		if window == "" {
+			window = "2s" // bench/run.sh interleave
 		}
-		figs = append(figs, figure{item: item, name: fmt.Sprintf("interleaved (%s pieces) / continuous CPU/req, c=%d", s.Piece, s.Concurrency),
-			value: fmt.Sprintf("%s [%s, %s]", pct(s.Median-1), pct(s.Q1-1), pct(s.Q3-1)),
-			note:  fmt.Sprintf("%d paired ratios (2 hosts × repetitions), bench/interleave", len(s.Ratios))})
+		switch {
+		case s.Summary == "":
+			continue
+		case strings.HasPrefix(s.Summary, "interleaved/continuous"):
+			figs = append(figs, figure{item: item, name: fmt.Sprintf("interleaved (%s windows of %s pieces) / continuous CPU/req, c=%d", window, s.Piece, s.Concurrency),
+				value: quartiles,
+				note:  fmt.Sprintf("%d paired ratios (2 hosts × repetitions), bench/interleave", len(s.Ratios))})
+		case strings.HasPrefix(s.Summary, "A/B"):
+			figs = append(figs, figure{item: item, name: fmt.Sprintf("A/B CPU/req of two identical hosts, interleaved %s windows of %s pieces, c=%d", window, s.Piece, s.Concurrency),
+				value: fmt.Sprintf("SD %.2f%%, %s", s.SDPercent, quartiles),
+				note:  fmt.Sprintf("%d windows, bench/interleave", len(s.Ratios))})
+		case strings.HasPrefix(s.Summary, "CPU per request of a piece after"):
+			figs = append(figs, figure{item: item, name: fmt.Sprintf("CPU/req of a piece after the other host / after its own (%s pieces), c=%d", s.Piece, s.Concurrency),
+				value: quartiles,
+				note:  "per piece pair, bench/interleave"})
+		}
 	}
 	return figs, nil
 }
