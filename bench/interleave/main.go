@@ -49,7 +49,6 @@ import (
 
 	"github.com/sweep-dev/sweep/bench/internal/benchsetup"
 	"github.com/sweep-dev/sweep/sweep/load"
-	"github.com/sweep-dev/sweep/sweep/probe"
 	"github.com/sweep-dev/sweep/sweep/target"
 )
 
@@ -160,37 +159,12 @@ func run(levelList string, d, piece time.Duration, reps int, serverList, loadLis
 				for _, m := range ms {
 					m.reset()
 				}
-				if mode == "continuous" {
-					for _, i := range []int{rep % 2, 1 - rep%2} {
-						if i == 1 && partner != "server" {
-							continue
-						}
-						if err := ms[i].piece(ctx, d); err != nil {
-							return err
-						}
-					}
-				} else {
-					for k := range n {
-						order := []int{0, 1}
-						if k%2 == 1 {
-							order = []int{1, 0}
-						}
-						for _, i := range order {
-							if i == 1 && partner != "server" {
-								if partner == "idle" {
-									time.Sleep(d / time.Duration(n))
-								}
-								continue
-							}
-							if err := ms[i].piece(ctx, d/time.Duration(n)); err != nil {
-								return err
-							}
-						}
-					}
+				if err := runMode(ctx, ms, mode, rep, n, d); err != nil {
+					return err
 				}
 				var v [2]float64
 				for i, m := range ms {
-					if i == 1 && partner != "server" {
+					if !measured(i) {
 						continue
 					}
 					w := m.result(c, rep, mode)
@@ -207,7 +181,7 @@ func run(levelList string, d, piece time.Duration, reps int, serverList, loadLis
 				}
 			}
 			for i := range ms {
-				if i == 1 && partner != "server" {
+				if !measured(i) {
 					continue
 				}
 				if cont := got["continuous"][i]; cont > 0 {
@@ -226,67 +200,43 @@ func run(levelList string, d, piece time.Duration, reps int, serverList, loadLis
 	return nil
 }
 
-// meter accumulates one server's pieces of a window.
-type meter struct {
-	name   string
-	pid    int
-	g      *load.Generator
-	pieces []piece
-	d      probe.Delta
-}
+// measured tells whether server i is loaded and measured: B only with
+// -partner server.
+func measured(i int) bool { return i == 0 || partner == "server" }
 
-// piece is one server's figures over one piece of a window.
-type piece struct {
-	cpu      time.Duration
-	requests int64
-	seconds  float64
-}
-
-// cpuPerReq is the piece's server CPU µs per request (0 without requests).
-func (p piece) cpuPerReq() float64 {
-	if p.requests == 0 {
-		return 0
+// runMode measures both servers' windows of one mode and repetition: the
+// continuous windows one after the other (their order alternating by
+// repetition), or the interleaved ones in n pieces each, ABBA…. With
+// -partner idle, A's pieces are separated by idle gaps as long; with none,
+// they follow each other.
+func runMode(ctx context.Context, ms [2]*meter, mode string, rep, n int, d time.Duration) error {
+	if mode == "continuous" {
+		for _, i := range []int{rep % 2, 1 - rep%2} {
+			if !measured(i) {
+				continue
+			}
+			if err := ms[i].piece(ctx, d); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	return p.cpu.Seconds() * 1e6 / float64(p.requests)
-}
-
-func (m *meter) reset() { m.pieces, m.d = nil, probe.Delta{} }
-
-// piece loads the server for d and adds the server's CPU over it.
-func (m *meter) piece(ctx context.Context, d time.Duration) error {
-	before, err := probe.Read(m.pid)
-	if err != nil {
-		return err
+	for k := range n {
+		order := []int{0, 1}
+		if k%2 == 1 {
+			order = []int{1, 0}
+		}
+		for _, i := range order {
+			if !measured(i) {
+				if partner == "idle" {
+					time.Sleep(d / time.Duration(n))
+				}
+				continue
+			}
+			if err := ms[i].piece(ctx, d/time.Duration(n)); err != nil {
+				return err
+			}
+		}
 	}
-	w := load.NewWindow()
-	if err := m.g.RunSlice(ctx, d, w); err != nil {
-		return err
-	}
-	after, err := probe.Read(m.pid)
-	if err != nil {
-		return err
-	}
-	delta := probe.Diff(before, after)
-	m.d.Add(delta)
-	r := w.Result()
-	m.pieces = append(m.pieces, piece{cpu: delta.CPU, requests: r.Requests, seconds: r.Seconds})
 	return nil
-}
-
-func (m *meter) result(c, rep int, mode string) window {
-	w := window{Concurrency: c, Rep: rep, Mode: mode, Server: m.name}
-	var seconds float64
-	for _, p := range m.pieces {
-		w.Requests += p.requests
-		seconds += p.seconds
-	}
-	if seconds > 0 {
-		w.RPS = float64(w.Requests) / seconds
-	}
-	if w.Requests > 0 {
-		n := float64(w.Requests)
-		w.CPUUsPerReq = m.d.CPU.Seconds() * 1e6 / n
-		w.VolPerReq, w.InvolPerReq = float64(m.d.VolCtxSwitches)/n, float64(m.d.InvolCtxSwitches)/n
-	}
-	return w
 }

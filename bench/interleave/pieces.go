@@ -1,7 +1,12 @@
 package main
 
 import (
+	"context"
 	"math"
+	"time"
+
+	"github.com/sweep-dev/sweep/sweep/load"
+	"github.com/sweep-dev/sweep/sweep/probe"
 
 	"github.com/sweep-dev/sweep/sweep/stats"
 )
@@ -66,4 +71,69 @@ func spread(name string, c int, pieceLen string, ratios []float64) summary {
 		s.SDPercent = 100 * math.Sqrt(sq/float64(len(ratios)-1))
 	}
 	return s
+}
+
+// meter accumulates one server's pieces of a window.
+type meter struct {
+	name   string
+	pid    int
+	g      *load.Generator
+	pieces []piece
+	d      probe.Delta
+}
+
+// piece is one server's figures over one piece of a window.
+type piece struct {
+	cpu      time.Duration
+	requests int64
+	seconds  float64
+}
+
+// cpuPerReq is the piece's server CPU µs per request (0 without requests).
+func (p piece) cpuPerReq() float64 {
+	if p.requests == 0 {
+		return 0
+	}
+	return p.cpu.Seconds() * 1e6 / float64(p.requests)
+}
+
+func (m *meter) reset() { m.pieces, m.d = nil, probe.Delta{} }
+
+// piece loads the server for d and adds the server's CPU over it.
+func (m *meter) piece(ctx context.Context, d time.Duration) error {
+	before, err := probe.Read(m.pid)
+	if err != nil {
+		return err
+	}
+	w := load.NewWindow()
+	if err := m.g.RunSlice(ctx, d, w); err != nil {
+		return err
+	}
+	after, err := probe.Read(m.pid)
+	if err != nil {
+		return err
+	}
+	delta := probe.Diff(before, after)
+	m.d.Add(delta)
+	r := w.Result()
+	m.pieces = append(m.pieces, piece{cpu: delta.CPU, requests: r.Requests, seconds: r.Seconds})
+	return nil
+}
+
+func (m *meter) result(c, rep int, mode string) window {
+	w := window{Concurrency: c, Rep: rep, Mode: mode, Server: m.name}
+	var seconds float64
+	for _, p := range m.pieces {
+		w.Requests += p.requests
+		seconds += p.seconds
+	}
+	if seconds > 0 {
+		w.RPS = float64(w.Requests) / seconds
+	}
+	if w.Requests > 0 {
+		n := float64(w.Requests)
+		w.CPUUsPerReq = m.d.CPU.Seconds() * 1e6 / n
+		w.VolPerReq, w.InvolPerReq = float64(m.d.VolCtxSwitches)/n, float64(m.d.InvolCtxSwitches)/n
+	}
+	return w
 }
