@@ -7,7 +7,6 @@ import (
 
 	"github.com/sweep-dev/sweep/sweep/load"
 	"github.com/sweep-dev/sweep/sweep/probe"
-
 	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
