@@ -262,7 +262,23 @@ func TestDryRun(t *testing.T) {
 	if !strings.Contains(r.stdout, `pinning: server CPUs "0", load CPUs "1", both kept awake (run.keep_awake)`) {
 		t.Errorf("dry run does not say the CPUs are kept awake:\n%s", r.stdout)
 	}
+	if strings.Contains(r.stdout, "SCHED_") {
+		t.Errorf("dry run names a server policy for the default one:\n%s", r.stdout)
+	}
 	assertEmptyDir(t, tmp)
+	// run.server_sched = "batch" is said.
+	grid, err := os.ReadFile("../../configs/grid.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(t.TempDir(), "batch.toml")
+	if err := os.WriteFile(cfg, append(grid, "server_sched = \"batch\"\n"...), 0o644); err != nil { // [run] is grid.toml's last table
+		t.Fatal(err)
+	}
+	r = sweepCmd(t, "-config", cfg, "-dry-run")
+	if r.code != 0 || !strings.Contains(r.stdout, "servers at SCHED_BATCH (run.server_sched)\n") {
+		t.Errorf("exit code %d; dry run does not say the servers run at SCHED_BATCH:\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }
 
 // TestAllowRemoteWarns: a config that allows a non-loopback target gets

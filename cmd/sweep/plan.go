@@ -69,6 +69,9 @@ func printPlan(w io.Writer, c *config.Config) {
 		awake = ", both kept awake (run.keep_awake)"
 	}
 	fmt.Fprintf(w, "pinning: server CPUs %q, load CPUs %q%s\n", c.Run.ServerCPUs.String(), c.Run.LoadCPUs.String(), awake)
+	if c.Run.ServerSched != "other" {
+		fmt.Fprintf(w, "servers at SCHED_%s (run.server_sched)\n", strings.ToUpper(c.Run.ServerSched))
+	}
 	fmt.Fprintf(w, "estimated wall time: %s\n", estimate(c, nil).Round(time.Second))
 }
 

@@ -219,6 +219,12 @@ type Run struct {
 	// (package awake), so that requests do not wait for halted (virtual)
 	// CPUs to wake. Only when both sides are pinned. Default true.
 	KeepAwake bool
+	// ServerSched (server_sched) is the scheduling policy every server
+	// process starts with: "other" (default: SCHED_OTHER, as any process)
+	// or "batch" (SCHED_BATCH: no wake-up preemption, which takes away the
+	// extra CPU per request of a server's first piece after another slot's
+	// in interleaved windows; see BENCHMARKS.md).
+	ServerSched string
 }
 
 // Analysis is the [analysis] table.

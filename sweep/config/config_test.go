@@ -51,7 +51,7 @@ func TestDefaults(t *testing.T) {
 	if !reflect.DeepEqual(c.Load, wantLoad) {
 		t.Errorf("Load = %+v, want %+v", c.Load, wantLoad)
 	}
-	wantRun := Run{ServerCPUs: cpuset.Set{0}, LoadCPUs: cpuset.Set{1}, Seed: 1, Restarts: "never", MaxRestarts: 3, KeepAwake: true}
+	wantRun := Run{ServerCPUs: cpuset.Set{0}, LoadCPUs: cpuset.Set{1}, Seed: 1, Restarts: "never", MaxRestarts: 3, KeepAwake: true, ServerSched: "other"}
 	if !reflect.DeepEqual(c.Run, wantRun) {
 		t.Errorf("Run = %+v, want %+v", c.Run, wantRun)
 	}
@@ -99,6 +99,7 @@ seed = -7
 restarts = "round"
 max_restarts = 0
 keep_awake = false
+server_sched = "batch"
 [analysis]
 objective = "success_rps"
 target_concurrency = 4
@@ -133,7 +134,7 @@ cliff_error_rate = 0
 		!reflect.DeepEqual(c.Load.Headers, map[string]string{"X-Test": "1"}) {
 		t.Errorf("Load = %+v", c.Load)
 	}
-	if c.Run.Seed != -7 || c.Run.Restarts != "round" || c.Run.MaxRestarts != 0 || c.Run.KeepAwake {
+	if c.Run.Seed != -7 || c.Run.Restarts != "round" || c.Run.MaxRestarts != 0 || c.Run.KeepAwake || c.Run.ServerSched != "batch" {
 		t.Errorf("Run = %+v", c.Run)
 	}
 	want := Analysis{Objective: "success_rps", TargetConcurrency: 4, CliffErrorRate: 0}

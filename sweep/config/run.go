@@ -19,6 +19,7 @@ func (p *parser) run(t *table) {
 	r.Restarts = t.oneOf("restarts", "never", "never", "round")
 	r.MaxRestarts = int(t.integer("max_restarts", 3, 0, 1000))
 	r.KeepAwake = t.boolean("keep_awake", true)
+	r.ServerSched = t.oneOf("server_sched", "other", "other", "batch")
 	p.cpus(t)
 }
 

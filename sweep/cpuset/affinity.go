@@ -56,25 +56,48 @@ func PinProcess(pid int, s Set) error {
 // fork happens on an OS thread that is temporarily pinned to s (a child
 // inherits its parent thread's mask), which is then restored. With an empty
 // set it is cmd.Start().
-func StartPinned(cmd *exec.Cmd, s Set) error {
-	if len(s) == 0 {
+func StartPinned(cmd *exec.Cmd, s Set) error { return Start(cmd, s, false) }
+
+// Start is StartPinned, and with batch the child is also born at
+// SCHED_BATCH (the fair scheduler without wake-up preemption; every thread
+// the child starts inherits it): the forking thread takes that policy for
+// the fork and then gets its own back.
+func Start(cmd *exec.Cmd, s Set, batch bool) (err error) {
+	if len(s) == 0 && !batch {
 		return cmd.Start()
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	var old unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &old); err != nil {
-		return fmt.Errorf("reading affinity: %w", err)
+	if len(s) > 0 {
+		var old unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &old); err != nil {
+			return fmt.Errorf("reading affinity: %w", err)
+		}
+		m := s.mask()
+		if err := unix.SchedSetaffinity(0, &m); err != nil {
+			return fmt.Errorf("pinning to CPUs %s: %w", s, err)
+		}
+		defer func() {
+			if e := unix.SchedSetaffinity(0, &old); e != nil && err == nil {
+				err = fmt.Errorf("restoring affinity: %w", e)
+			}
+		}()
 	}
-	m := s.mask()
-	if err := unix.SchedSetaffinity(0, &m); err != nil {
-		return fmt.Errorf("pinning to CPUs %s: %w", s, err)
+	if batch {
+		old, err := unix.SchedGetAttr(0, 0)
+		if err != nil {
+			return fmt.Errorf("reading the scheduling policy: %w", err)
+		}
+		if err := unix.SchedSetAttr(0, &unix.SchedAttr{Policy: unix.SCHED_BATCH, Nice: old.Nice}, 0); err != nil {
+			return fmt.Errorf("setting SCHED_BATCH: %w", err)
+		}
+		defer func() {
+			if e := unix.SchedSetAttr(0, old, 0); e != nil && err == nil {
+				err = fmt.Errorf("restoring the scheduling policy: %w", e)
+			}
+		}()
 	}
-	startErr := cmd.Start()
-	if err := unix.SchedSetaffinity(0, &old); err != nil && startErr == nil {
-		return fmt.Errorf("restoring affinity: %w", err)
-	}
-	return startErr
+	return cmd.Start()
 }
 
 // Allowed reads back the affinity of process pid (0 = self) from

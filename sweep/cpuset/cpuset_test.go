@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"os/exec"
 	"reflect"
+	"runtime"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestParse(t *testing.T) {
@@ -104,4 +107,36 @@ func ExampleParse() {
 	s, _ := Parse("3,0-1")
 	fmt.Println(s, len(s))
 	// Output: 0-1,3 3
+}
+
+func TestStartBatch(t *testing.T) {
+	for _, pinned := range []bool{false, true} {
+		var s Set
+		if pinned {
+			s = Set{0}
+		}
+		cmd := exec.Command("sleep", "5")
+		runtime.LockOSThread() // so that the policy read below is the forking thread's
+		if err := Start(cmd, s, true); err != nil {
+			runtime.UnlockOSThread()
+			t.Fatal(err)
+		}
+		self, err := unix.SchedGetAttr(0, 0)
+		runtime.UnlockOSThread()
+		if err != nil {
+			t.Fatal(err)
+		}
+		child, err := unix.SchedGetAttr(cmd.Process.Pid, 0)
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if child.Policy != unix.SCHED_BATCH {
+			t.Errorf("pinned=%v: child policy = %d, want SCHED_BATCH (%d)", pinned, child.Policy, unix.SCHED_BATCH)
+		}
+		if self.Policy != unix.SCHED_NORMAL {
+			t.Errorf("pinned=%v: the starting thread kept policy %d, want SCHED_NORMAL back", pinned, self.Policy)
+		}
+	}
 }

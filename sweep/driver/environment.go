@@ -23,6 +23,9 @@ func Environment(c *config.Config) sweep.Environment {
 		ServerCPUs:      c.Run.ServerCPUs.String(),
 		LoadCPUs:        c.Run.LoadCPUs.String(),
 	}
+	if c.Run.ServerSched != "other" {
+		e.ServerSched = c.Run.ServerSched
+	}
 	e.Host, _ = os.Hostname()
 	var u unix.Utsname
 	if unix.Uname(&u) == nil {

@@ -45,7 +45,7 @@ func AALabel(c *config.Config) string {
 // serverSpec builds the process spec and the request URL template for a
 // slot. For command targets the port is chosen by the caller.
 func serverSpec(c *config.Config, exe string, p sweep.Point, port int) (target.Spec, error) {
-	spec := target.Spec{CPUs: c.Run.ServerCPUs, ReadyTimeout: c.Target.ReadyTimeout, TailLines: 20}
+	spec := target.Spec{CPUs: c.Run.ServerCPUs, Batch: c.Run.ServerSched == "batch", ReadyTimeout: c.Target.ReadyTimeout, TailLines: 20}
 	switch c.Target.Kind {
 	case config.KindCommand:
 		vars := c.Vars(p, port)

@@ -151,6 +151,9 @@ func (m *mdWriter) environment() {
 	} else {
 		m.f("- No CPUs kept awake (run.keep_awake off, or CPUs not pinned): idle CPUs halt, and at low concurrency requests wait for them to wake\n")
 	}
+	if e.ServerSched != "" {
+		m.f("- Servers ran at SCHED_%s (run.server_sched), not the default SCHED_OTHER\n", strings.ToUpper(e.ServerSched))
+	}
 	if len(m.s.Cells) > 0 {
 		var srv, ld float64
 		for _, c := range m.s.Cells {

@@ -326,6 +326,29 @@ func TestMarkdownPlanSlices(t *testing.T) {
 }
 
 // TestMarkdownAwake: summary.md says whether the run kept its CPUs awake.
+// TestMarkdownServerSched: summary.md names a server policy other than
+// the default, and says nothing of the default.
+func TestMarkdownServerSched(t *testing.T) {
+	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const line = "- Servers ran at SCHED_BATCH (run.server_sched), not the default SCHED_OTHER\n"
+	for _, tc := range []struct {
+		sched string
+		want  bool
+	}{{"batch", true}, {"", false}} {
+		s.Environment.ServerSched = tc.sched
+		var buf bytes.Buffer
+		if err := Markdown(&buf, s, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(buf.String(), line); got != tc.want {
+			t.Errorf("server_sched %q: summary.md has the line: %v, want %v", tc.sched, got, tc.want)
+		}
+	}
+}
+
 func TestMarkdownAwake(t *testing.T) {
 	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
 	if err != nil {

@@ -141,7 +141,7 @@ func (srv *Server) start(s Spec) error {
 		Pdeathsig: syscall.SIGKILL,
 	}
 	srv.cmd = cmd
-	err = register(srv, func() error { return cpuset.StartPinned(cmd, s.CPUs) })
+	err = register(srv, func() error { return cpuset.Start(cmd, s.CPUs, s.Batch) })
 	outW.Close()
 	errW.Close()
 	if err != nil {

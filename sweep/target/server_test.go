@@ -3,7 +3,9 @@ package target
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -203,6 +205,40 @@ func TestPinned(t *testing.T) {
 	self, _ := cpuset.Allowed(0)
 	if !slices.Equal(srv.Pinned, self) {
 		t.Errorf("unpinned Pinned = %v, want the driver's %v", srv.Pinned, self)
+	}
+}
+
+// TestBatch: a server started with Spec.Batch runs every thread at
+// SCHED_BATCH (inherited from birth), and the driver's thread keeps its
+// own policy.
+func TestBatch(t *testing.T) {
+	s := helper("-ready-line")
+	s.ReadyLine, s.Batch = true, true
+	srv := startT(t, s)
+	defer func() { _ = srv.Stop(time.Second) }()
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", srv.PID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		tid, _ := strconv.Atoi(task.Name())
+		a, err := unix.SchedGetAttr(tid, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Policy != unix.SCHED_BATCH {
+			t.Errorf("thread %d of the server: policy %d, want SCHED_BATCH (%d)", tid, a.Policy, unix.SCHED_BATCH)
+		}
+	}
+	if len(tasks) < 2 {
+		t.Errorf("server has %d threads; a Go server has several", len(tasks))
+	}
+	self, err := unix.SchedGetAttr(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if self.Policy != unix.SCHED_NORMAL {
+		t.Errorf("the test's thread has policy %d after Start, want SCHED_NORMAL", self.Policy)
 	}
 }
 

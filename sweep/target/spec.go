@@ -33,6 +33,9 @@ type Spec struct {
 	// pinned. The affinity actually in force is read back once the server
 	// is ready and recorded in Server.Pinned; a mismatch fails Start.
 	CPUs cpuset.Set
+	// Batch starts the process at SCHED_BATCH (cpuset.Start): the fair
+	// scheduler without wake-up preemption, for it and all its threads.
+	Batch bool
 
 	// Readiness: exactly one of ReadyLine and ReadyURL.
 	//
