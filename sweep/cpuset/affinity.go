@@ -84,9 +84,9 @@ func Start(cmd *exec.Cmd, s Set, batch bool) (err error) {
 		}()
 	}
 	if batch {
-		old, err := unix.SchedGetAttr(0, 0)
-		if err != nil {
-			return fmt.Errorf("reading the scheduling policy: %w", err)
+		old, e := unix.SchedGetAttr(0, 0) // not err: the deferred restore below must set the result
+		if e != nil {
+			return fmt.Errorf("reading the scheduling policy: %w", e)
 		}
 		if err := unix.SchedSetAttr(0, &unix.SchedAttr{Policy: unix.SCHED_BATCH, Nice: old.Nice}, 0); err != nil {
 			return fmt.Errorf("setting SCHED_BATCH: %w", err)
