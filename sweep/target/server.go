@@ -41,8 +41,9 @@ const stopWait = 10 * time.Second
 
 // Start starts the process of s in its own process group and waits until it
 // is ready, at most s.ReadyTimeout. When it exits first, is not ready in
-// time, or ctx ends, the process group is killed and the error carries the
-// exit status and the stderr tail.
+// time, or ctx ends, the process group is killed; a process that exited
+// or was not ready gives a *StartError, with the exit status and the
+// output tail.
 func Start(ctx context.Context, s Spec) (*Server, error) {
 	s, urlAddr, err := s.normalize()
 	if err != nil {
@@ -95,12 +96,13 @@ func Start(ctx context.Context, s Spec) (*Server, error) {
 			srv.PID = r.PID
 		}
 	case err := <-lineErr:
-		return fail(fmt.Errorf("target %q: %w; stdout tail:\n%s", s.Argv[0], err, srv.stdout))
+		return fail(&StartError{Err: fmt.Errorf("target %q: %w", s.Argv[0], err),
+			Stream: StreamStdout, Tail: srv.stdout.String(), readyLine: true})
 	case <-srv.done:
 		srv.drain(time.Second)
-		return fail(fmt.Errorf("%w: %q %s: %s", ErrExitedEarly, s.Argv[0], srv.status, srv.tailText()))
+		return fail(srv.startError(fmt.Errorf("%w: %q %s", ErrExitedEarly, s.Argv[0], srv.status)))
 	case <-timer.C:
-		return fail(fmt.Errorf("%w within %v: %s", ErrNeverReady, s.ReadyTimeout, srv.tailText()))
+		return fail(srv.startError(fmt.Errorf("%w within %v", ErrNeverReady, s.ReadyTimeout)))
 	case <-ctx.Done():
 		return fail(fmt.Errorf("target %q: start interrupted: %w", s.Argv[0], ctx.Err()))
 	}
@@ -180,16 +182,16 @@ func (srv *Server) drain(d time.Duration) {
 	}
 }
 
-// tailText is the stderr tail for an error message (the stdout tail when
-// stderr said nothing).
-func (srv *Server) tailText() string {
+// startError is a StartError for cause with the output tail that
+// explains it: stderr's, or stdout's when stderr said nothing.
+func (srv *Server) startError(cause error) *StartError {
+	e := &StartError{Err: cause}
 	if s := srv.stderr.String(); strings.TrimSpace(s) != "" {
-		return "stderr tail:\n" + s
+		e.Stream, e.Tail = StreamStderr, s
+	} else if s := srv.stdout.String(); strings.TrimSpace(s) != "" {
+		e.Stream, e.Tail = StreamStdout, s
 	}
-	if s := srv.stdout.String(); strings.TrimSpace(s) != "" {
-		return "no stderr output; stdout tail:\n" + s
-	}
-	return "no output"
+	return e
 }
 
 // Stop ends the server: SIGTERM to its whole process group, SIGKILL to the
