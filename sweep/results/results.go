@@ -15,10 +15,12 @@ import (
 	"os"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
-// FileName is the name of the results file inside a run directory.
-const FileName = "results.jsonl"
+// FileName is the name of the results file inside a run directory
+// (rundir.ResultsFile).
+const FileName = rundir.ResultsFile
 
 // Writer appends windows to a results file.
 type Writer struct {

@@ -1,0 +1,86 @@
+package rundir
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// TestWriteFile: the file replaces any previous one, has FileMode, and no
+// temporary file is left behind.
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, SummaryMD)
+	for _, content := range []string{"first\n", "second\n"} {
+		if err := WriteFile(p, []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil || string(b) != content {
+			t.Fatalf("read back %q, %v; want %q", b, err, content)
+		}
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != FileMode {
+		t.Errorf("mode %v, want %v", fi.Mode().Perm(), FileMode)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Errorf("%d entries in the directory, want only %s: %v", len(ents), SummaryMD, ents)
+	}
+	if err := WriteFile(filepath.Join(dir, "missing", "x"), nil); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("writing into a missing directory: err = %v, want it to name the path", err)
+	}
+}
+
+// TestSummaryRoundTrip: WriteSummary then ReadSummary gives the summary
+// back; a missing file is fs.ErrNotExist; a corrupt one names its line.
+func TestSummaryRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := ReadSummary(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadSummary of an empty dir: err = %v, want not exist", err)
+	}
+	want := sweep.Summary{Name: "x", Baseline: "(default)", Complete: true}
+	if err := WriteSummary(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadSummary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("read back %+v, want %+v", got, want)
+	}
+	p := filepath.Join(dir, SummaryFile)
+	if err := os.WriteFile(p, []byte("{\n  \"name\": \"x\",\n  oops\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadSummaryFile(p); err == nil || !strings.Contains(err.Error(), SummaryFile+":3") {
+		t.Errorf("corrupt summary: err = %v, want it to name %s:3", err, SummaryFile)
+	}
+}
+
+// TestOrigin: WriteOrigin then ReadOrigin gives it back; a run without
+// origin.json has the zero Origin.
+func TestOrigin(t *testing.T) {
+	dir := t.TempDir()
+	if o, err := ReadOrigin(dir); err != nil || o != (Origin{}) {
+		t.Errorf("ReadOrigin without the file = %+v, %v; want the zero Origin", o, err)
+	}
+	want := Origin{ConfigPath: "/etc/grid.toml"}
+	if err := WriteOrigin(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	if o, err := ReadOrigin(dir); err != nil || o != want {
+		t.Errorf("ReadOrigin = %+v, %v; want %+v", o, err, want)
+	}
+}

@@ -1,0 +1,58 @@
+package rundir
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// ReadSummary reads dir/summary.json.
+func ReadSummary(dir string) (sweep.Summary, error) {
+	return ReadSummaryFile(filepath.Join(dir, SummaryFile))
+}
+
+// ReadSummaryFile reads the summary at path. An error decoding it names
+// the file and, for syntax and type errors, the line.
+func ReadSummaryFile(path string) (sweep.Summary, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return sweep.Summary{}, fmt.Errorf("reading summary: %w", err)
+	}
+	var s sweep.Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return sweep.Summary{}, fmt.Errorf("%s: %w", jsonPos(path, b, err), err)
+	}
+	return s, nil
+}
+
+// WriteSummary writes s to dir/summary.json (WriteFile), indented.
+func WriteSummary(dir string, s sweep.Summary) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding summary: %w", err)
+	}
+	return WriteFile(filepath.Join(dir, SummaryFile), append(b, '\n'))
+}
+
+// jsonPos names the file and, for syntax and type errors, the line of the
+// offending byte.
+func jsonPos(path string, b []byte, err error) string {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 || off > int64(len(b)) {
+		return path
+	}
+	return fmt.Sprintf("%s:%d", path, 1+bytes.Count(b[:off], []byte{'\n'}))
+}
