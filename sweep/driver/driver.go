@@ -7,7 +7,6 @@ package driver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +20,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/schedule"
 )
 
@@ -72,7 +72,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	steps := schedule.Plan(slots, c.Load.Concurrency, c.Load.Rounds, c.Run.Seed)
 	out.Planned = schedule.Measured(steps)
 
-	resPath := filepath.Join(o.Dir, results.FileName)
+	resPath := filepath.Join(o.Dir, rundir.ResultsFile)
 	done := map[sweep.WindowKey]bool{}
 	if o.Resume {
 		prev, err := results.Read(resPath)
@@ -140,79 +140,21 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	return out, runErr
 }
 
-// ConfigFile and OriginFile name the config as run and the record of where
-// it came from inside a run directory.
-const (
-	ConfigFile = "config.toml"
-	OriginFile = "origin.json"
-)
-
-// Origin records where a run's config came from, so that -resume resolves
-// relative paths (plugins, commands) against the original directory.
-type Origin struct {
-	ConfigPath string `json:"config_path"` // absolute path of the original config file
-}
-
-// ReadOrigin reads dir/origin.json; a missing file yields the zero Origin.
-func ReadOrigin(dir string) (Origin, error) {
-	var o Origin
-	b, err := os.ReadFile(filepath.Join(dir, OriginFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return o, nil
-	}
-	if err != nil {
-		return o, fmt.Errorf("reading run origin: %w", err)
-	}
-	if err := json.Unmarshal(b, &o); err != nil {
-		return o, fmt.Errorf("%s: %w", filepath.Join(dir, OriginFile), err)
-	}
-	return o, nil
-}
-
 // writeConfigCopy stores the config as run (config.toml) and its origin in
 // the run directory; on resume existing copies are kept.
 func writeConfigCopy(dir string, c *config.Config, resume bool) error {
-	p := filepath.Join(dir, ConfigFile)
+	p := filepath.Join(dir, rundir.ConfigFile)
 	if resume {
 		if _, err := os.Stat(p); err == nil {
 			return nil
 		}
 	}
-	if err := writeFileAtomic(p, c.Raw); err != nil {
+	if err := rundir.WriteFile(p, c.Raw); err != nil {
 		return err
 	}
 	abs, err := filepath.Abs(c.Path)
 	if err != nil {
 		return fmt.Errorf("resolving config path: %w", err)
 	}
-	b, _ := json.Marshal(Origin{ConfigPath: abs})
-	return writeFileAtomic(filepath.Join(dir, OriginFile), append(b, '\n'))
-}
-
-// writeFileAtomic writes data to a temporary file next to path and renames
-// it into place, so a reader never sees half a file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return rundir.WriteOrigin(dir, rundir.Origin{ConfigPath: abs})
 }

@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -10,26 +9,24 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/schedule"
 	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
-// SummaryFile is the name of the analysed summary in a run directory.
-const SummaryFile = "summary.json"
+// SummaryFile is the name of the summary WriteSummary writes in a run
+// directory (rundir.SummaryFile).
+const SummaryFile = rundir.SummaryFile
 
 // WriteSummary analyses the windows on disk in dir and writes
-// summary.json atomically. It returns the summary it wrote.
+// summary.json (rundir.WriteSummary). It returns the summary it wrote.
 func WriteSummary(dir string, c *config.Config, env sweep.Environment, steps []schedule.Step) (sweep.Summary, error) {
-	ws, err := results.Read(filepath.Join(dir, results.FileName))
+	ws, err := results.Read(filepath.Join(dir, rundir.ResultsFile))
 	if err != nil {
 		return sweep.Summary{}, err
 	}
 	s := Summarize(c, env, steps, ws)
-	b, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return s, fmt.Errorf("encoding summary: %w", err)
-	}
-	return s, writeFileAtomic(filepath.Join(dir, SummaryFile), append(b, '\n'))
+	return s, rundir.WriteSummary(dir, s)
 }
 
 // Summarize builds the summary of a run from its windows.
