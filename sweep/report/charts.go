@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
 // Chart file names.
@@ -77,7 +78,7 @@ func Charts(dir string, s sweep.Summary) ([]string, error) {
 	}
 	var files []string
 	for _, c := range cs {
-		if err := writeFile(filepath.Join(dir, c.File), c.PNG); err != nil {
+		if err := rundir.WriteFile(filepath.Join(dir, c.File), c.PNG); err != nil {
 			return nil, err
 		}
 		files = append(files, c.File)

@@ -4,6 +4,7 @@
 // results.csv and results.bench; each output is also available on its own
 // (Charts, Markdown, CSV, Bench) so callers can stream or test them.
 //
-// Every file is written to a temporary name in the run directory and
-// renamed into place, so a reader never sees a half-written report.
+// Every file is written with rundir.WriteFile (a temporary name in the run
+// directory renamed into place), so a reader never sees a half-written
+// report.
 package report
