@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/sweep-dev/sweep/sweep/report"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
 // runReport is `sweep report DIR`: re-render a run's reports from its data.
@@ -22,7 +23,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dir := fs.Arg(0)
-	if _, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, rundir.SummaryFile)); err != nil {
 		fmt.Fprintf(stderr, "sweep report: %s is not a run directory (no summary.json)\n", dir)
 		return 2
 	}
@@ -30,6 +31,6 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sweep report:", err)
 		return 1
 	}
-	fmt.Fprintln(stdout, filepath.Join(dir, "summary.md"))
+	fmt.Fprintln(stdout, filepath.Join(dir, rundir.SummaryMD))
 	return 0
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep/driver"
 	"github.com/sweep-dev/sweep/sweep/report"
 	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/setting"
 	"github.com/sweep-dev/sweep/sweep/target"
 	"github.com/sweep-dev/sweep/sweep/wasmhost"
@@ -51,7 +52,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sweep: -resume DIR uses DIR/config.toml; do not pass -config too")
 		return 2
 	case *resume != "":
-		*cfgPath = filepath.Join(*resume, "config.toml")
+		*cfgPath = filepath.Join(*resume, rundir.ConfigFile)
 		*out = *resume
 	case *cfgPath == "":
 		fmt.Fprintln(stderr, "sweep: -config FILE is required (try configs/grid.toml)")
@@ -77,7 +78,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		dir = filepath.Join("reports", fmt.Sprintf("%s-%s", cfg.Name, time.Now().UTC().Format("20060102T150405Z")))
 	}
 	if *resume == "" {
-		if _, err := os.Stat(filepath.Join(dir, results.FileName)); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, rundir.ResultsFile)); err == nil {
 			fmt.Fprintf(stderr, "sweep: %s already holds a run; continue it with -resume %s or pick another -out\n", dir, dir)
 			return 2
 		}
@@ -102,7 +103,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	if !*quiet {
 		done := map[sweep.WindowKey]bool{}
 		if *resume != "" {
-			if ws, err := results.Read(filepath.Join(dir, results.FileName)); err == nil {
+			if ws, err := results.Read(filepath.Join(dir, rundir.ResultsFile)); err == nil {
 				for _, w := range ws {
 					done[w.Key()] = true
 				}
@@ -143,7 +144,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 			code = 1
 		}
 	}
-	fmt.Fprintf(stdout, "%s\n", filepath.Join(dir, "summary.md"))
+	fmt.Fprintf(stdout, "%s\n", filepath.Join(dir, rundir.SummaryMD))
 	return code
 }
 
@@ -189,7 +190,7 @@ func loadConfig(path, resumeDir string) (*config.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s is not a resumable run directory: %w", resumeDir, err)
 	}
-	o, err := driver.ReadOrigin(resumeDir)
+	o, err := rundir.ReadOrigin(resumeDir)
 	if err != nil {
 		return nil, err
 	}
