@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
@@ -35,7 +36,7 @@ func noiseFigures(dir string) ([]figure, error) {
 	var variants []string
 	var figs []figure
 	for _, p := range paths {
-		if !exists(filepath.Join(p, "summary.json")) {
+		if !exists(filepath.Join(p, rundir.SummaryFile)) {
 			continue
 		}
 		base := filepath.Base(p)

@@ -1,14 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
@@ -20,15 +19,12 @@ type runDir struct {
 }
 
 func readRun(path string) (*runDir, error) {
-	b, err := os.ReadFile(filepath.Join(path, "summary.json"))
+	s, err := rundir.ReadSummary(path)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", path, err)
 	}
-	r := &runDir{path: path}
-	if err := json.Unmarshal(b, &r.summary); err != nil {
-		return nil, fmt.Errorf("%s/summary.json: %w", path, err)
-	}
-	if r.windows, err = results.Read(filepath.Join(path, results.FileName)); err != nil {
+	r := &runDir{path: path, summary: s}
+	if r.windows, err = results.Read(filepath.Join(path, rundir.ResultsFile)); err != nil {
 		return nil, err
 	}
 	return r, nil
