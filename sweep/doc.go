@@ -4,6 +4,8 @@
 //
 // Measurement packages (load, probe, target, driver) produce Windows;
 // analysis (stats) turns Windows into Cells; reporting (report) renders
-// Cells and Windows. They meet only here and in results.jsonl: measurement
-// never imports reporting and reporting never measures.
+// Cells and Windows. They meet only here and in the run directory, whose
+// layout (file names, atomic writes, summary.json) rundir owns and whose
+// results.jsonl results reads and appends: measurement never imports
+// reporting and reporting never measures.
 package sweep
