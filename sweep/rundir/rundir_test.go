@@ -42,6 +42,31 @@ func TestWriteFile(t *testing.T) {
 	}
 }
 
+// TestWriteFileReplaces: moved here with the writer from sweep/report.
+func TestWriteFileReplaces(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	for _, content := range []string{"first version, longer", "second"} {
+		if err := WriteFile(path, []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != content {
+			t.Errorf("file holds %q, want %q", b, content)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want only out.txt", len(entries))
+	}
+	if err := WriteFile(filepath.Join(dir, "missing", "x"), []byte("x")); err == nil {
+		t.Error("writing into a missing directory succeeded")
+	}
+}
+
 // TestSummaryRoundTrip: WriteSummary then ReadSummary gives the summary
 // back; a missing file is fs.ErrNotExist; a corrupt one names its line.
 func TestSummaryRoundTrip(t *testing.T) {
