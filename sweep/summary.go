@@ -15,10 +15,19 @@ const (
 	VerdictBetter   = "better"
 	VerdictWorse    = "worse"
 	VerdictNoChange = "no detectable change"
+	// VerdictControl marks the A/A twin's comparisons: it is the bench's
+	// alibi, not a config under test, and is never better or worse.
+	VerdictControl = "control"
 )
+
+// SchemaVersion is summary.json's schema_version: 2 added the decision
+// interval fields of Delta (ci_low, ci_high, confidence, resolution,
+// correction, p, p_adjusted) and the A/A verdict "control".
+const SchemaVersion = 2
 
 // Summary is summary.json: the analysed run.
 type Summary struct {
+	SchemaVersion  int             `json:"schema_version"`
 	Name           string          `json:"name"`
 	Created        time.Time       `json:"created"`
 	Complete       bool            `json:"complete"` // every planned window was measured
@@ -110,13 +119,37 @@ type Cell struct {
 }
 
 // Delta is a paired comparison: per round candidate/baseline − 1, as a
-// signed fraction (−0.23 = 23% lower).
+// signed fraction (−0.23 = 23% lower). Median, Q1 and Q3 describe the
+// paired changes; the verdict is decided on the confidence interval
+// [CILow, CIHigh] (the exact signed-rank interval of the log ratios,
+// around their Hodges–Lehmann estimate Estimate) at Confidence, the level
+// the run's multiple-comparison Correction gave this comparison.
 type Delta struct {
 	Median  float64 `json:"median"`
 	Q1      float64 `json:"q1"`
 	Q3      float64 `json:"q3"`
 	Pairs   int     `json:"pairs"`
 	Verdict string  `json:"verdict"`
+	// Estimate is the Hodges–Lehmann estimate of the change.
+	Estimate float64 `json:"estimate"`
+	// CILow and CIHigh bound the change at Confidence; nil when the cell
+	// has too few pairs for any interval at that level.
+	CILow  *float64 `json:"ci_low"`
+	CIHigh *float64 `json:"ci_high"`
+	// Confidence is the achieved coverage of [CILow, CIHigh] (the exact
+	// statistic is discrete, so it is at least the level asked for).
+	Confidence float64 `json:"confidence"`
+	// Resolution is the interval's half-width: about the smallest change
+	// this cell could have called; nil with no interval.
+	Resolution *float64 `json:"resolution"`
+	// Correction says how the level was set for the run's family of
+	// comparisons, e.g. "holm: step 3 of 36, family-wise 95%".
+	Correction string `json:"correction"`
+	// P is the exact two-sided signed-rank p-value; PAdjusted the Holm
+	// adjusted one (the family-wise error rate at which this comparison
+	// would be called).
+	P         float64 `json:"p"`
+	PAdjusted float64 `json:"p_adjusted"`
 }
 
 // Band is a central interval of signed fractional changes.

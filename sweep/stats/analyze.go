@@ -31,6 +31,14 @@ type Options struct {
 	MinRounds         int     // fewer pairs than this → warning "few_rounds"; default 5
 	WideSpread        float64 // ratio IQR wider than this → warning "wide_spread"; default 0.10
 	StealWarn         float64 // median steal of the server or load CPUs above this → warning "steal"; default 0.02
+	// Confidence is the family-wise confidence of the run's verdicts:
+	// the probability that no comparison of the run is called better or
+	// worse falsely is at least this. Default 0.95.
+	Confidence float64
+	// SameProcess is set when each config ran in one server process for
+	// the whole run (run.restarts = "never"): a process's own offset then
+	// travels with its config and no interval covers it.
+	SameProcess bool
 }
 
 // Analysis is what Analyze finds. Cell-specific warnings live in each
@@ -54,6 +62,10 @@ type run struct {
 	groups   map[cellKey]*group
 	order    []*group // cell order: configs, then concurrency ascending
 	warnings []sweep.Warning
+	// familySize is the number of comparisons in the verdict family and
+	// firstAlpha the strictest level of the correction (α/familySize).
+	familySize int
+	firstAlpha float64
 }
 
 type cellKey struct {
@@ -105,6 +117,9 @@ func withDefaults(o Options, levels []int) Options {
 	if o.StealWarn == 0 {
 		o.StealWarn = 0.02
 	}
+	if o.Confidence == 0 {
+		o.Confidence = 0.95
+	}
 	return o
 }
 
@@ -151,7 +166,10 @@ func (r *run) identify(ws []sweep.Window) {
 		r.warn("no_baseline", "", 0, fmt.Sprintf("no windows for the baseline %q: nothing to compare against", r.baseline))
 	}
 	if r.aa == "" && hasBase {
-		r.warn("no_aa", "", 0, "no A/A twin: verdicts are judged against zero only, with no noise band")
+		r.warn("no_aa", "", 0, "no A/A twin: the run has no control showing what the bench calls a change where there is none")
+	}
+	if r.o.SameProcess && hasBase {
+		r.warn("same_process", "", 0, "each config ran in one server process for the whole run (restarts = \"never\"): a process's own offset travels with its config, and the intervals do not cover it")
 	}
 	if o := r.o.Objective; o != "" && o != ObjectiveCPUPerReq && o != ObjectiveSuccessRPS {
 		r.warn("objective", "", 0, fmt.Sprintf("unknown objective %q (want %q or %q): using %q",

@@ -96,7 +96,7 @@ func TestCellMedians(t *testing.T) {
 }
 
 func TestCellAllFailed(t *testing.T) {
-	ws := join(flat(base, 1, 5, 100), []sweep.Window{
+	ws := join(flat(base, 1, 12, 100), []sweep.Window{
 		win("kr=1MiB", 1, 0, 0, failed("never ready")),
 		win("kr=1MiB", 1, 1, 0, failed("never ready")),
 	})

@@ -11,11 +11,12 @@ import (
 // the lowest level and at every higher one.
 
 // cliffs finds each config's capacity cliff — the first concurrency,
-// ascending, whose pooled error rate (5xx + transport errors over
-// requests) exceeds CliffRate or at which a window failed outright (a
-// server that crashes under load has no error rate but has certainly
-// failed) — and marks that cell and every later cell of the config.
-// Configs without a cliff are absent from the result.
+// ascending, whose pooled error rate (5xx + transport errors over the
+// requests of its good windows) exceeds CliffRate — and marks that cell
+// and every later cell of the config. A failed window (a crashed or
+// vanished server) has no error rate and is no cliff: it is reported as
+// a failed window (warning "failed_windows"), never as a property of the
+// settings. Configs without a cliff are absent from the result.
 func (r *run) cliffs() []sweep.Cliff {
 	var out []sweep.Cliff
 	for _, c := range r.configs {
@@ -25,7 +26,7 @@ func (r *run) cliffs() []sweep.Cliff {
 			if g == nil {
 				continue
 			}
-			if mark == nil && (g.cell.ErrorRate > r.o.CliffRate || g.failed > 0) {
+			if mark == nil && g.cell.ErrorRate > r.o.CliffRate {
 				mark = &sweep.CellCliff{At: l}
 				out = append(out, sweep.Cliff{Config: c, Concurrency: l, ErrorRate: g.cell.ErrorRate})
 			}

@@ -7,9 +7,9 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 )
 
-// Ratios pairs candidate and baseline windows by round and returns, for
-// each round present in both with a non-zero baseline value, the signed
-// change candidate/baseline − 1 of metric, in ascending round order.
+// ratios pairs candidate and baseline windows by round and returns, for
+// each round present in both with non-zero values on both sides, the
+// signed change candidate/baseline − 1 of metric, in ascending round order.
 func ratios(cand, base *group, metric string) []float64 {
 	var out []float64
 	for _, round := range cand.rounds() {
@@ -17,85 +17,161 @@ func ratios(cand, base *group, metric string) []float64 {
 		if !ok {
 			continue
 		}
-		bv := b.Metric(metric)
-		if bv == 0 {
-			continue // no defined ratio; the pair count shows the gap
+		bv, cv := b.Metric(metric), cand.byRound[round].Metric(metric)
+		if bv == 0 || cv == 0 {
+			continue // no defined (log) ratio; the pair count shows the gap
 		}
-		out = append(out, cand.byRound[round].Metric(metric)/bv-1)
+		out = append(out, cv/bv-1)
 	}
 	return out
 }
 
-// delta summarises paired ratios; the verdict is filled in later.
-func delta(rs []float64) sweep.Delta {
-	q1, m, q3 := Quartiles(rs)
-	return sweep.Delta{Median: m, Q1: q1, Q3: q3, Pairs: len(rs), Verdict: sweep.VerdictNoChange}
+// logs is ln(1 + r) of every change r: ratios are compared on the log
+// scale, where +x% and its inverse are symmetric.
+func logs(rs []float64) []float64 {
+	out := make([]float64, len(rs))
+	for i, r := range rs {
+		out[i] = math.Log1p(r)
+	}
+	return out
 }
 
-// verdict judges d. An effect is real only when the whole central
-// interval [Q1, Q3] lies on one side of zero and, when a band is given,
-// also beyond the band's reach max(|Q1|, |Q3|) on that side.
-func verdict(d sweep.Delta, band *sweep.Band, lowerBetter bool) string {
-	if d.Pairs == 0 {
-		return sweep.VerdictNoChange
+// describe summarises paired changes; the decision fields come later.
+func describe(rs []float64) sweep.Delta {
+	q1, m, q3 := Quartiles(rs)
+	d := sweep.Delta{Median: m, Q1: q1, Q3: q3, Pairs: len(rs), Verdict: sweep.VerdictNoChange, P: 1, PAdjusted: 1}
+	if len(rs) > 0 {
+		d.P = SignedRankP(logs(rs))
+		d.PAdjusted = d.P
 	}
-	// The band counts in both directions: which of two identical
-	// processes is "the baseline" is arbitrary, so an A/A offset of +x
-	// says a candidate's process may sit x away on either side.
-	reach := 0.0
-	if band != nil {
-		reach = max(math.Abs(band.Q1), math.Abs(band.Q3))
+	return d
+}
+
+// decide fills d's interval at confidence level and its verdict: better
+// or worse when the whole interval lies on one side of zero, in the
+// metric's direction.
+func decide(d *sweep.Delta, rs []float64, level float64, lowerBetter bool) {
+	iv := SignedRankInterval(logs(rs), level)
+	d.Estimate = math.Expm1(iv.Estimate)
+	d.Confidence = iv.Level
+	d.CILow, d.CIHigh, d.Resolution = nil, nil, nil
+	d.Verdict = sweep.VerdictNoChange
+	if !iv.OK {
+		d.Confidence = level
+		return
 	}
-	down := d.Q3 < 0 && d.Q3 < -reach
-	up := d.Q1 > 0 && d.Q1 > reach
+	lo, hi := math.Expm1(iv.Low), math.Expm1(iv.High)
+	res := (hi - lo) / 2
+	d.CILow, d.CIHigh, d.Resolution = &lo, &hi, &res
+	down, up := hi < 0, lo > 0
 	switch {
 	case down && lowerBetter, up && !lowerBetter:
-		return sweep.VerdictBetter
+		d.Verdict = sweep.VerdictBetter
 	case down, up:
-		return sweep.VerdictWorse
+		d.Verdict = sweep.VerdictWorse
 	}
-	return sweep.VerdictNoChange
 }
 
-// compare fills VsBaseline, AABand and the verdicts of every cell.
+// comparison is one member of the run's family of comparisons.
+type comparison struct {
+	g      *group
+	metric string
+	rs     []float64
+}
+
+// compare fills VsBaseline, AABand and the verdicts of every cell. The
+// candidates' comparisons (every config but the baseline and its A/A
+// twin, every level, every metric) form one family whose false-verdict
+// rate Holm's step-down procedure holds at 1 − Confidence: comparison j
+// in ascending p order is decided at level α/(m − j + 1) while every
+// earlier one was called, and the rest at the level where the procedure
+// stopped. A success-RPS series identical to the RPS series (no errors on
+// either side) is the same test and is decided with it, not counted
+// twice. The A/A twin is decided outside the family at the procedure's
+// first (strictest) level and never gets a verdict: it is the control.
 func (r *run) compare() {
+	var fam []comparison
+	dup := map[*group]bool{} // success_rps ≡ rps for this group
 	for _, l := range r.levels {
 		base := r.cellAt(r.baseline, l)
 		if base == nil {
 			continue
 		}
 		for _, c := range r.configs[1:] {
-			if g := r.cellAt(c, l); g != nil {
-				g.cell.VsBaseline = map[string]sweep.Delta{}
-				for _, m := range sweep.Metrics {
-					g.cell.VsBaseline[m] = delta(ratios(g, base, m))
-				}
-			}
-		}
-		bands := map[string]sweep.Band{}
-		if aa := r.cellAt(r.aa, l); r.aa != "" && aa != nil {
-			for m, d := range aa.cell.VsBaseline {
-				if d.Pairs > 0 {
-					bands[m] = sweep.Band{Median: d.Median, Q1: d.Q1, Q3: d.Q3}
-				}
-			}
-		}
-		for _, c := range r.configs {
 			g := r.cellAt(c, l)
 			if g == nil {
 				continue
 			}
-			if len(bands) > 0 {
-				g.cell.AABand = maps.Clone(bands)
+			g.cell.VsBaseline = map[string]sweep.Delta{}
+			series := map[string][]float64{}
+			for _, m := range sweep.Metrics {
+				series[m] = ratios(g, base, m)
+				g.cell.VsBaseline[m] = describe(series[m])
 			}
-			for m, d := range g.cell.VsBaseline {
-				var band *sweep.Band
-				if b, ok := bands[m]; ok && !g.cell.AA {
-					band = &b
+			dup[g] = equalSeries(series[sweep.MetricRPS], series[sweep.MetricSuccessRPS])
+			if g.cell.AA {
+				continue
+			}
+			for _, m := range sweep.Metrics {
+				if len(series[m]) == 0 || (m == sweep.MetricSuccessRPS && dup[g]) {
+					continue
 				}
-				d.Verdict = verdict(d, band, sweep.LowerIsBetter(m))
-				g.cell.VsBaseline[m] = d
+				fam = append(fam, comparison{g, m, series[m]})
 			}
 		}
 	}
+	alpha := 1 - r.o.Confidence
+	steps := holm(fam, alpha)
+	for i, cmp := range fam {
+		d := cmp.g.cell.VsBaseline[cmp.metric]
+		d.PAdjusted = steps[i].adjusted
+		d.Correction = steps[i].words
+		decide(&d, cmp.rs, 1-steps[i].alpha, sweep.LowerIsBetter(cmp.metric))
+		cmp.g.cell.VsBaseline[cmp.metric] = d
+		if cmp.metric == sweep.MetricRPS && dup[cmp.g] {
+			cmp.g.cell.VsBaseline[sweep.MetricSuccessRPS] = d
+		}
+	}
+	first := alpha
+	if len(fam) > 0 {
+		first = alpha / float64(len(fam))
+	}
+	for _, l := range r.levels {
+		aa, base := r.cellAt(r.aa, l), r.cellAt(r.baseline, l)
+		if r.aa == "" || aa == nil || base == nil {
+			continue
+		}
+		bands := map[string]sweep.Band{}
+		for _, m := range sweep.Metrics {
+			d := aa.cell.VsBaseline[m]
+			if d.Pairs > 0 {
+				bands[m] = sweep.Band{Median: d.Median, Q1: d.Q1, Q3: d.Q3}
+			}
+			rs := ratios(aa, base, m)
+			decide(&d, rs, 1-first, sweep.LowerIsBetter(m))
+			d.Verdict = sweep.VerdictControl
+			d.Correction = "control: the family's first level"
+			aa.cell.VsBaseline[m] = d
+		}
+		for _, c := range r.configs {
+			if g := r.cellAt(c, l); g != nil && len(bands) > 0 {
+				g.cell.AABand = maps.Clone(bands)
+			}
+		}
+	}
+	r.familySize = len(fam)
+	r.firstAlpha = first
+}
+
+// equalSeries reports whether a and b are the same series.
+func equalSeries(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,8 @@
 package stats
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sweep-dev/sweep/sweep"
@@ -22,8 +24,10 @@ func TestPairedDelta(t *testing.T) {
 	if d.Pairs != 5 || !near(d.Q1, -0.15) || !near(d.Median, -0.10) || !near(d.Q3, -0.05) {
 		t.Errorf("cpu delta = %+v, want 5 pairs, −0.15 / −0.10 / −0.05", d)
 	}
-	if d.Verdict != sweep.VerdictBetter {
-		t.Errorf("cpu verdict = %q, want better (interval below zero, no A/A)", d.Verdict)
+	// 5 pairs: the best two-sided exact level is 2/32 > 5%, so no
+	// interval exists at 95% and nothing can be called.
+	if d.Verdict != sweep.VerdictNoChange || d.CILow != nil || d.Resolution != nil {
+		t.Errorf("cpu = %+v, want no detectable change and no interval (5 pairs)", d)
 	}
 	if d := c.VsBaseline[sweep.MetricRPS]; d.Pairs != 5 || d.Median != 0 || d.Verdict != sweep.VerdictNoChange {
 		t.Errorf("rps delta = %+v, want 5 pairs of 0 and no change", d)
@@ -43,88 +47,64 @@ func TestPairedDelta(t *testing.T) {
 	}
 }
 
-func TestVerdict(t *testing.T) {
-	band := &sweep.Band{Median: -0.01, Q1: -0.05, Q3: 0.03}
-	biased := &sweep.Band{Median: -0.04, Q1: -0.06, Q3: -0.02} // one slot persistently faster
+func TestDecide(t *testing.T) {
+	// 8 pairs all below zero: the exact two-sided level 2/256 < 1 − 0.99.
+	down := []float64{-0.10, -0.11, -0.09, -0.12, -0.10, -0.08, -0.13, -0.10}
+	mixed := []float64{-0.02, 0.01, -0.01, 0.02, 0.00, -0.03, 0.03, 0.01}
 	for _, tc := range []struct {
 		name   string
-		q1, q3 float64
-		pairs  int
-		band   *sweep.Band
+		rs     []float64
+		level  float64
 		metric string
 		want   string
+		noCI   bool
 	}{
-		{"below zero, no band, cpu", -0.2, -0.1, 5, nil, sweep.MetricCPUPerReq, sweep.VerdictBetter},
-		{"below zero, no band, rps", -0.2, -0.1, 5, nil, sweep.MetricRPS, sweep.VerdictWorse},
-		{"above zero, no band, p99", 0.1, 0.2, 5, nil, sweep.MetricP99, sweep.VerdictWorse},
-		{"above zero, no band, success rps", 0.1, 0.2, 5, nil, sweep.MetricSuccessRPS, sweep.VerdictBetter},
-		{"straddles zero", -0.05, 0.02, 5, nil, sweep.MetricCPUPerReq, sweep.VerdictNoChange},
-		{"touches zero", -0.05, 0, 5, nil, sweep.MetricCPUPerReq, sweep.VerdictNoChange},
-		{"inside band", -0.04, -0.01, 5, band, sweep.MetricCPUPerReq, sweep.VerdictNoChange},
-		{"overlaps band edge", -0.08, -0.04, 5, band, sweep.MetricCPUPerReq, sweep.VerdictNoChange},
-		{"ends exactly at band edge", -0.08, -0.05, 5, band, sweep.MetricCPUPerReq, sweep.VerdictNoChange},
-		{"below band", -0.12, -0.08, 5, band, sweep.MetricCPUPerReq, sweep.VerdictBetter},
-		{"above band, rps", 0.06, 0.10, 5, band, sweep.MetricRPS, sweep.VerdictBetter},
-		{"above band, p99", 0.06, 0.10, 5, band, sweep.MetricP99, sweep.VerdictWorse},
-		{"above zero but inside band", 0.01, 0.02, 5, band, sweep.MetricRPS, sweep.VerdictNoChange},
-		{"below zero inside biased band", -0.04, -0.01, 5, biased, sweep.MetricCPUPerReq, sweep.VerdictNoChange},
-		// The band's reach counts on both sides: an identical twin sat
-		// 5% below, so a candidate 1–3% above is no detectable change.
-		{"above zero and a biased band", 0.01, 0.03, 5, biased, sweep.MetricRPS, sweep.VerdictNoChange},
-		{"above the biased band's reach", 0.07, 0.09, 5, biased, sweep.MetricRPS, sweep.VerdictBetter},
-		{"no pairs", -0.2, -0.1, 0, nil, sweep.MetricCPUPerReq, sweep.VerdictNoChange},
-		{"all zero", 0, 0, 5, nil, sweep.MetricCPUPerReq, sweep.VerdictNoChange},
+		{"all below zero, cpu", down, 0.99, sweep.MetricCPUPerReq, sweep.VerdictBetter, false},
+		{"all below zero, rps", down, 0.99, sweep.MetricRPS, sweep.VerdictWorse, false},
+		{"straddles zero", mixed, 0.95, sweep.MetricCPUPerReq, sweep.VerdictNoChange, false},
+		// 2·2⁻⁸ = 0.0078 > 0.001: no interval exists at 99.9% with 8 pairs.
+		{"too few pairs for the level", down, 0.999, sweep.MetricCPUPerReq, sweep.VerdictNoChange, true},
+		{"no pairs", nil, 0.95, sweep.MetricCPUPerReq, sweep.VerdictNoChange, true},
 	} {
-		d := sweep.Delta{Q1: tc.q1, Median: (tc.q1 + tc.q3) / 2, Q3: tc.q3, Pairs: tc.pairs}
-		if got := verdict(d, tc.band, sweep.LowerIsBetter(tc.metric)); got != tc.want {
-			t.Errorf("%s: verdict = %q, want %q", tc.name, got, tc.want)
+		d := describe(tc.rs)
+		decide(&d, tc.rs, tc.level, sweep.LowerIsBetter(tc.metric))
+		if d.Verdict != tc.want {
+			t.Errorf("%s: verdict %q, want %q", tc.name, d.Verdict, tc.want)
+		}
+		if (d.CILow == nil) != tc.noCI || (d.Resolution == nil) != tc.noCI {
+			t.Errorf("%s: interval %v…%v resolution %v, want none = %v", tc.name, d.CILow, d.CIHigh, d.Resolution, tc.noCI)
+		}
+		if !tc.noCI && (d.Confidence < tc.level || *d.CILow > d.Estimate || *d.CIHigh < d.Estimate) {
+			t.Errorf("%s: confidence %v (asked %v), estimate %v outside [%v, %v]", tc.name, d.Confidence, tc.level, d.Estimate, *d.CILow, *d.CIHigh)
 		}
 	}
 }
 
-func TestAABand(t *testing.T) {
-	ws := join(
-		series(base, 8, 100, 100, 100, 100, 100),
-		// A/A cpu ratios +0.01 +0.02 +0.03 +0.04 +0.05: band 0.02 … 0.04,
-		// judged against zero alone it is "worse" — the bench's own bias.
-		series(aa, 8, 101, 102, 103, 104, 105),
-		// Inside the band: +0.025 … +0.035 would be "worse" against zero.
-		series("kr=64KiB", 8, 102, 102.5, 103, 103.5, 104),
-		// Beyond it: +0.06 … +0.08.
-		series("kr=1MiB", 8, 105, 106, 107, 108, 109),
-		series(base, 1, 100, 100, 100, 100, 100),
-		series("kr=64KiB", 1, 102, 102.5, 103, 103.5, 104), // no A/A at c=1
-	)
+func TestAAControl(t *testing.T) {
+	// The A/A twin is a steady 3% slower than the baseline in all 12
+	// rounds: it is the control, so it gets no verdict but an aa_effect
+	// warning; a candidate 3% slower is called worse.
+	vals := func(f float64) []float64 {
+		out := make([]float64, 12)
+		for i := range out {
+			out[i] = 100 * f * (1 + 0.001*float64(i%3))
+		}
+		return out
+	}
+	ws := join(series(base, 8, vals(1)...), series(aa, 8, vals(1.03)...), series("kr=64KiB", 8, vals(1.03)...))
 	a := Analyze(ws, Options{Baseline: base, AA: aa})
-	want := sweep.Band{Median: 0.03, Q1: 0.02, Q3: 0.04}
-	for _, config := range []string{base, aa, "kr=64KiB", "kr=1MiB"} {
-		c := cellOf(t, a, config, 8)
-		b := c.AABand[sweep.MetricCPUPerReq]
-		if !near(b.Median, want.Median) || !near(b.Q1, want.Q1) || !near(b.Q3, want.Q3) {
-			t.Errorf("%s AABand cpu = %+v, want %+v", config, b, want)
-		}
-		if b := c.AABand[sweep.MetricRPS]; b != (sweep.Band{}) {
-			t.Errorf("%s AABand rps = %+v, want all zero (identical RPS)", config, b)
-		}
+	c := cellOf(t, a, aa, 8)
+	if d := c.VsBaseline[sweep.MetricCPUPerReq]; d.Verdict != sweep.VerdictControl || d.CILow == nil {
+		t.Errorf("A/A cpu = %+v, want verdict %q with an interval", d, sweep.VerdictControl)
 	}
-	for _, tc := range []struct {
-		config string
-		conc   int
-		want   string
-	}{
-		{aa, 8, sweep.VerdictWorse}, // against zero only
-		{"kr=64KiB", 8, sweep.VerdictNoChange},
-		{"kr=1MiB", 8, sweep.VerdictWorse},
-		{"kr=64KiB", 1, sweep.VerdictWorse}, // no band at c=1: against zero
-	} {
-		if got := cellOf(t, a, tc.config, tc.conc).VsBaseline[sweep.MetricCPUPerReq].Verdict; got != tc.want {
-			t.Errorf("%s at c=%d: cpu verdict %q, want %q", tc.config, tc.conc, got, tc.want)
-		}
+	if !slices.Contains(codes(c.Warnings), "aa_effect") {
+		t.Errorf("A/A warnings %v, want aa_effect", codes(c.Warnings))
 	}
-	if c := cellOf(t, a, "kr=64KiB", 1); c.AABand != nil {
-		t.Errorf("c=1 cell has AABand %v, want none (no A/A windows there)", c.AABand)
+	d := cellOf(t, a, "kr=64KiB", 8).VsBaseline[sweep.MetricCPUPerReq]
+	if d.Verdict != sweep.VerdictWorse || !strings.HasPrefix(d.Correction, "holm: step ") {
+		t.Errorf("candidate cpu = %+v, want worse with a holm correction", d)
 	}
-	if got := codes(a.Warnings); len(got) != 0 {
-		t.Errorf("run warnings = %v, want none", got)
+	if b := c.AABand[sweep.MetricCPUPerReq]; !near(b.Median, 0.03) {
+		t.Errorf("A/A band %+v, want median +3%%", b)
 	}
 }

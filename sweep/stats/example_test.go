@@ -7,17 +7,17 @@ import (
 	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
-// Five paired rounds of a baseline, its A/A twin and one candidate at two
+// Twelve paired rounds of a baseline, its A/A twin and one candidate at two
 // concurrency levels: the candidate is cheaper single-threaded and far
 // more expensive under concurrency, so the baseline is kept at c=16.
 func ExampleAnalyze() {
 	cpu := map[string]map[int][]float64{ // config → concurrency → µs/req per round
-		"kr=0":       {1: {100, 102, 98, 101, 99}, 16: {370, 372, 368, 375, 371}},
-		"kr=0 [A/A]": {1: {99, 103, 97, 101, 100}, 16: {371, 369, 373, 370, 372}},
-		"kr=1MiB":    {1: {77, 79, 76, 78, 77}, 16: {810, 805, 815, 800, 812}},
+		"kr=0":       {1: {100, 102, 98, 101, 99, 100, 103, 97, 101, 100, 99, 102}, 16: {370, 372, 368, 375, 371, 369, 373, 370, 372, 371, 368, 374}},
+		"kr=0 [A/A]": {1: {99, 103, 97, 101, 100, 102, 98, 101, 99, 100, 101, 98}, 16: {371, 369, 373, 370, 372, 370, 372, 368, 375, 371, 373, 369}},
+		"kr=1MiB":    {1: {77, 79, 76, 78, 77, 78, 77, 79, 76, 77, 78, 77}, 16: {810, 805, 815, 800, 812, 808, 811, 806, 814, 803, 809, 807}},
 	}
 	var ws []sweep.Window
-	for round := range 5 {
+	for round := range 12 {
 		for _, c := range []int{1, 16} {
 			for _, config := range []string{"kr=1MiB", "kr=0", "kr=0 [A/A]"} {
 				ws = append(ws, sweep.Window{
@@ -48,10 +48,10 @@ func ExampleAnalyze() {
 	// Output:
 	// kr=0       c=1    100 µs/req  (baseline)
 	// kr=0       c=16   371 µs/req  (baseline)
-	// kr=0 [A/A] c=1    100 µs/req  0.0%: no detectable change
-	// kr=0 [A/A] c=16   371 µs/req  +0.3%: no detectable change
+	// kr=0 [A/A] c=1    100 µs/req  0.0%: control
+	// kr=0 [A/A] c=16   371 µs/req  +0.1%: control
 	// kr=1MiB    c=1     77 µs/req  −23%: better
-	// kr=1MiB    c=16   810 µs/req  +119%: worse
-	// flip: kr=1MiB −23% CPU/req at c=1, +119% at c=16
-	// keep baseline: true (no config improved cpu_us_per_req beyond the A/A noise band at c=16)
+	// kr=1MiB    c=16   808 µs/req  +118%: worse
+	// flip: kr=1MiB −23% CPU/req at c=1, +118% at c=16
+	// keep baseline: true (no config improved cpu_us_per_req at c=16 with family-wise confidence 95% over the run's 4 comparisons)
 }

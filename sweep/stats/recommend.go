@@ -52,23 +52,20 @@ func (r *run) recommend() *sweep.Recommendation {
 			best = g
 		}
 	}
-	noise := "beyond the A/A noise band"
-	if _, ok := r.cellAt(r.baseline, conc).cell.AABand[metric]; !ok {
-		noise = "beyond zero (no A/A noise band)"
-	}
+	noise := fmt.Sprintf("with family-wise confidence %s over the run's %d comparisons", confidenceText(r.o.Confidence), r.familySize)
 	switch {
 	case best != nil:
 		d := best.cell.VsBaseline[metric]
 		return &sweep.Recommendation{
 			Objective: r.o.Objective, Concurrency: conc, Config: best.cell.Config, Point: best.cell.Point,
 			Change: d.Median,
-			Reason: fmt.Sprintf("%s %s vs the baseline at c=%d (quartiles %s … %s over %d rounds), %s, with no errors",
-				Percent(d.Median), metric, conc, Percent(d.Q1), Percent(d.Q3), d.Pairs, noise),
+			Reason: fmt.Sprintf("%s %s vs the baseline at c=%d (interval %s … %s at %s over %d paired rounds), %s, with no errors",
+				Percent(d.Median), metric, conc, Percent(*d.CILow), Percent(*d.CIHigh), confidenceText(d.Confidence), d.Pairs, noise),
 		}
 	case len(dirty) > 0:
 		return keep("all improving configs had errors: " + strings.Join(dirty, ", "))
 	}
-	return keep(fmt.Sprintf("no config improved %s %s at c=%d", metric, noise, conc))
+	return keep(fmt.Sprintf("no config improved %s at c=%d %s", metric, conc, noise))
 }
 
 // improves reports whether change a is strictly better than b for metric.

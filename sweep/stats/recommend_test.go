@@ -7,11 +7,11 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 )
 
-// at16 is five rounds of config at c=16 with the given CPU µs/req, and
-// five neutral rounds at c=1.
+// at16 is 12 rounds of config at c=16 with the given CPU µs/req, and
+// 12 neutral rounds at c=1.
 func at16(config string, cpu float64, opts ...func(*sweep.Window)) []sweep.Window {
-	ws := join(flat(config, 1, 5, 100), flat(config, 16, 5, cpu))
-	for i := 5; i < 10; i++ {
+	ws := join(flat(config, 1, 12, 100), flat(config, 16, 12, cpu))
+	for i := 12; i < 24; i++ {
 		for _, o := range opts {
 			o(&ws[i])
 		}
@@ -21,10 +21,10 @@ func at16(config string, cpu float64, opts ...func(*sweep.Window)) []sweep.Windo
 
 func TestRecommendation(t *testing.T) {
 	// The A/A twin's ratios are −2% −1% 0 +1% +2%: band −1% … +1%.
-	control := join(flat(base, 1, 5, 100), flat(base, 16, 5, 100),
+	control := join(flat(base, 1, 12, 100), flat(base, 16, 12, 100),
 		series(aa, 1, 98, 99, 100, 101, 102), series(aa, 16, 98, 99, 100, 101, 102))
-	noAA := join(flat(base, 1, 5, 100), flat(base, 16, 5, 100))
-	oneFailed := join(at16("kr=1MiB", 70), []sweep.Window{win("kr=1MiB", 16, 5, 0, failed("signal: killed"))})
+	noAA := join(flat(base, 1, 12, 100), flat(base, 16, 12, 100))
+	oneFailed := join(at16("kr=1MiB", 70), []sweep.Window{win("kr=1MiB", 16, 12, 0, failed("signal: killed"))})
 	for _, tc := range []struct {
 		name   string
 		ws     []sweep.Window
@@ -35,12 +35,14 @@ func TestRecommendation(t *testing.T) {
 		reason string
 	}{
 		{"all equal", join(control, at16("kr=64KiB", 100), at16("kr=1MiB", 100)), Options{},
-			true, base, 0, "no config improved cpu_us_per_req beyond the A/A noise band at c=16"},
-		{"improvement inside the band", join(control, at16("kr=64KiB", 99.5)), Options{},
-			true, base, 0, "no config improved cpu_us_per_req beyond the A/A noise band at c=16"},
+			true, base, 0, "no config improved cpu_us_per_req at c=16 with family-wise confidence 95% over the run's 12 comparisons"},
+		// The A/A spread is no margin: a change the same in all 12 rounds is
+		// real, however small.
+		{"a small steady improvement", join(control, at16("kr=64KiB", 99.5)), Options{},
+			false, "kr=64KiB", -0.005, ""},
 		{"one winner", join(control, at16("kr=64KiB", 80), at16("kr=1MiB", 100)), Options{},
 			false, "kr=64KiB", -0.2,
-			"\u221220% cpu_us_per_req vs the baseline at c=16 (quartiles \u221220% … \u221220% over 5 rounds), beyond the A/A noise band, with no errors"},
+			"\u221220% cpu_us_per_req vs the baseline at c=16 (interval \u221220% … \u221220% at 99.66% over 12 paired rounds), with family-wise confidence 95% over the run's 12 comparisons, with no errors"},
 		{"best median wins", join(control, at16("kr=64KiB", 80), at16("kr=1MiB", 70)), Options{},
 			false, "kr=1MiB", -0.3, ""},
 		{"ties go to the first in cell order", join(control, at16("kr=1MiB", 80), at16("kr=64KiB", 80)), Options{},
@@ -49,20 +51,20 @@ func TestRecommendation(t *testing.T) {
 			true, base, 0, "all improving configs had errors: kr=64KiB (error rate 0.50%), kr=1MiB (1 failed window)"},
 		{"clean beats a bigger erroring gain", join(control, at16("kr=1MiB", 70, errs5xx(1)), at16("kr=64KiB", 80)), Options{},
 			false, "kr=64KiB", -0.2, ""},
-		{"errors at another level do not count", join(control, withErrors(500, flat("kr=64KiB", 1, 5, 100)), flat("kr=64KiB", 16, 5, 80)), Options{},
+		{"errors at another level do not count", join(control, withErrors(500, flat("kr=64KiB", 1, 12, 100)), flat("kr=64KiB", 16, 12, 80)), Options{},
 			false, "kr=64KiB", -0.2, ""},
 		{"objective success_rps", join(control, at16("kr=64KiB", 120, rps(11000)), at16("kr=1MiB", 80)), Options{Objective: ObjectiveSuccessRPS},
 			false, "kr=64KiB", 0.1,
-			"+10% success_rps vs the baseline at c=16 (quartiles +10% … +10% over 5 rounds), beyond the A/A noise band, with no errors"},
+			"+10% success_rps vs the baseline at c=16 (interval +10% … +10% at 99.66% over 12 paired rounds), with family-wise confidence 95% over the run's 12 comparisons, with no errors"},
 		{"target concurrency 1", join(control, at16("kr=64KiB", 80)), Options{TargetConcurrency: 1},
-			true, base, 0, "no config improved cpu_us_per_req beyond the A/A noise band at c=1"},
+			true, base, 0, "no config improved cpu_us_per_req at c=1 with family-wise confidence 95% over the run's 6 comparisons"},
 		{"target not measured", join(control, at16("kr=64KiB", 80)), Options{TargetConcurrency: 99},
 			true, base, 0, "no baseline measurements at c=99"},
-		{"the A/A twin is never recommended", join(noAA, flat(aa, 16, 5, 80)), Options{},
-			true, base, 0, "no config improved cpu_us_per_req beyond the A/A noise band at c=16"},
+		{"the A/A twin is never recommended", join(noAA, flat(aa, 16, 12, 80)), Options{},
+			true, base, 0, "no config improved cpu_us_per_req at c=16 with family-wise confidence 95% over the run's 0 comparisons"},
 		{"no A/A twin", join(noAA, at16("kr=64KiB", 80)), Options{},
 			false, "kr=64KiB", -0.2,
-			"\u221220% cpu_us_per_req vs the baseline at c=16 (quartiles \u221220% … \u221220% over 5 rounds), beyond zero (no A/A noise band), with no errors"},
+			"\u221220% cpu_us_per_req vs the baseline at c=16 (interval \u221220% … \u221220% at 99.32% over 12 paired rounds), with family-wise confidence 95% over the run's 6 comparisons, with no errors"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := tc.opts
@@ -103,10 +105,10 @@ func TestRunWarnings(t *testing.T) {
 		opts Options
 		want []string
 	}{
-		{"no baseline", flat("kr=64KiB", 1, 5, 80), Options{Baseline: base}, []string{"no_baseline"}},
-		{"no A/A", join(flat(base, 1, 5, 100), flat("kr=64KiB", 1, 5, 80)), Options{Baseline: base}, []string{"no_aa"}},
-		{"A/A label given but absent", flat(base, 1, 5, 100), Options{Baseline: base, AA: aa}, []string{"no_aa"}},
-		{"unknown objective", join(flat(base, 1, 5, 100), flat(aa, 1, 5, 100)), Options{Baseline: base, Objective: "latency"}, []string{"objective"}},
+		{"no baseline", flat("kr=64KiB", 1, 12, 80), Options{Baseline: base}, []string{"no_baseline"}},
+		{"no A/A", join(flat(base, 1, 12, 100), flat("kr=64KiB", 1, 12, 80)), Options{Baseline: base}, []string{"no_aa"}},
+		{"A/A label given but absent", flat(base, 1, 12, 100), Options{Baseline: base, AA: aa}, []string{"no_aa"}},
+		{"unknown objective", join(flat(base, 1, 12, 100), flat(aa, 1, 12, 100)), Options{Baseline: base, Objective: "latency"}, []string{"objective"}},
 		{"nothing at all", nil, Options{Baseline: base}, nil},
 	} {
 		a := Analyze(tc.ws, tc.opts)

@@ -30,8 +30,19 @@ func (r *run) cellWarnings() {
 		case base == nil:
 			add("no_baseline", fmt.Sprintf("no baseline windows at c=%d: nothing to compare against", c.Concurrency))
 		default:
-			if n := pairs(c); n < r.o.MinRounds {
-				add("few_rounds", fmt.Sprintf("only %d paired rounds with the baseline (want at least %d): the interval is rough", n, r.o.MinRounds))
+			need := max(r.o.MinRounds, MinPairs(r.firstAlpha))
+			if n := pairs(c); n < need {
+				add("few_rounds", fmt.Sprintf("only %d paired rounds with the baseline: with %d comparisons in the run, at least %d are needed for any verdict at family-wise %s",
+					n, max(r.familySize, 1), MinPairs(r.firstAlpha), confidenceText(r.o.Confidence)))
+			}
+			if c.AA {
+				for _, m := range sweep.Metrics {
+					d, ok := c.VsBaseline[m]
+					if ok && d.CILow != nil && (*d.CILow > 0 || *d.CIHigh < 0) {
+						add("aa_effect", fmt.Sprintf("the A/A twin, identical to the baseline, differs in %s by %s [%s, %s]: the bench itself shows an effect at this level; distrust verdicts of that size here",
+							m, Percent(d.Estimate), Percent(*d.CILow), Percent(*d.CIHigh)))
+					}
+				}
 			}
 		}
 		switch {
@@ -51,7 +62,7 @@ func (r *run) cellWarnings() {
 				100*c.ServerSteal, 100*c.LoadSteal, 100*r.o.StealWarn))
 		}
 		for _, m := range sweep.Metrics {
-			if d, ok := c.VsBaseline[m]; ok && d.Pairs > 0 && d.Q3-d.Q1 > r.o.WideSpread {
+			if d, ok := c.VsBaseline[m]; ok && d.Pairs > 0 && d.Q3-d.Q1 > r.o.WideSpread && !(m == sweep.MetricSuccessRPS && d == c.VsBaseline[sweep.MetricRPS]) {
 				add("wide_spread", fmt.Sprintf("%s ratios spread %.1f%% between quartiles (more than %.1f%%): changes smaller than that cannot be resolved",
 					m, 100*(d.Q3-d.Q1), 100*r.o.WideSpread))
 			}
