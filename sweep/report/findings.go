@@ -15,7 +15,7 @@ func (m *mdWriter) results() {
 		m.f("No cells: nothing was measured.\n\n")
 		return
 	}
-	m.f("Medians over rounds. \"vs baseline\" is the median of the per-round paired changes, with the [q1, q3] interval of those changes.\n\n")
+	m.f("Medians over rounds. \"vs baseline\" is the median of the per-round paired changes, with the confidence interval the verdict was decided on (%s).\n\n", m.decisionWords())
 	for _, c := range m.lv {
 		m.f("### c=%d\n\n", c)
 		m.f("| config | RPS | success RPS | CPU µs/req | p99 ms | errors | CPU/req vs baseline | RPS vs baseline | verdict |\n")
@@ -54,7 +54,41 @@ func deltaText(c sweep.Cell, metric string) string {
 	if !ok {
 		return "—"
 	}
-	return change(d.Median) + " " + interval(d.Q1, d.Q3)
+	if d.CILow == nil || d.CIHigh == nil {
+		return change(d.Median) + " [no interval: too few pairs]"
+	}
+	return change(d.Median) + " " + interval(*d.CILow, *d.CIHigh)
+}
+
+// decisionWords says how the run's verdicts were decided, from the
+// correction its comparisons record.
+func (m *mdWriter) decisionWords() string {
+	n, conf := 0, ""
+	for _, c := range m.s.Cells {
+		for _, d := range c.VsBaseline {
+			if c.AA || d.Correction == "" {
+				continue
+			}
+			n++
+			if _, after, ok := strings.Cut(d.Correction, "family-wise "); ok {
+				conf = after
+			}
+		}
+	}
+	if n == 0 {
+		return "none were made"
+	}
+	return fmt.Sprintf("exact signed-rank intervals of the log ratios; Holm's correction over the run's %d comparisons holds the chance of any false verdict to %s", n, strings.TrimSuffix(familyRisk(conf), " "))
+}
+
+// familyRisk turns a family-wise confidence such as "95%" into the
+// risk it leaves: "5%".
+func familyRisk(conf string) string {
+	var c float64
+	if _, err := fmt.Sscanf(strings.TrimSuffix(conf, "%"), "%g", &c); err != nil || c <= 0 {
+		return "the stated level"
+	}
+	return fmt.Sprintf("%g%%", float64(int64((100-c)*100+0.5))/100)
 }
 
 // verdictText sums up a cell: its role, or the detected effects on CPU
@@ -70,13 +104,22 @@ func verdictText(c sweep.Cell) string {
 		parts = append(parts, "A/A control")
 	case c.Cliff != nil:
 	default:
+		res := 0.0
 		for _, k := range []struct{ metric, name string }{{sweep.MetricCPUPerReq, "CPU/req"}, {sweep.MetricRPS, "RPS"}} {
-			if d, ok := c.VsBaseline[k.metric]; ok && detected(d) {
+			d, ok := c.VsBaseline[k.metric]
+			if ok && detected(d) {
 				parts = append(parts, k.name+" "+d.Verdict)
+			}
+			if ok && d.Resolution != nil && k.metric == sweep.MetricCPUPerReq {
+				res = *d.Resolution
 			}
 		}
 		if len(parts) == 0 {
-			parts = append(parts, sweep.VerdictNoChange)
+			if res > 0 {
+				parts = append(parts, fmt.Sprintf("%s (CPU/req within ±%.1f%%)", sweep.VerdictNoChange, 100*res))
+			} else {
+				parts = append(parts, sweep.VerdictNoChange)
+			}
 		}
 	}
 	if c.Cliff != nil {
@@ -95,11 +138,11 @@ func verdictText(c sweep.Cell) string {
 func (m *mdWriter) noise() {
 	m.f("## Noise (A/A)\n\n")
 	if m.s.AAConfig == "" {
-		m.f("This run had no A/A control, so verdicts were judged against zero alone and small effects may be noise.\n\n")
+		m.f("This run had no A/A control: nothing shows what the bench calls a change where there is none.\n\n")
 		return
 	}
-	m.f("The baseline %s was also run as %s in its own process slot and analysed as a candidate. "+
-		"Its [q1, q3] interval is the noise band: an effect counts only when its whole interval lies outside it.\n\n",
+	m.f("The baseline %s was also run as %s in its own process slot and analysed like a candidate: it is the bench's alibi and gets no verdict. "+
+		"Below, the [q1, q3] spread of its paired changes; when its confidence interval excludes zero the cell carries an `aa_effect` warning.\n\n",
 		code(m.s.Baseline), code(m.s.AAConfig))
 	m.f("| c | CPU/req | RPS | success RPS | p99 |\n|---:|---|---|---|---|\n")
 	for _, c := range m.lv {

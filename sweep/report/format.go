@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -36,7 +37,7 @@ func change(f float64) string {
 	}
 }
 
-// interval formats a [q1, q3] pair of fractional changes.
+// interval formats a pair of fractional changes (quartiles or interval bounds).
 func interval(q1, q3 float64) string {
 	return "[" + change(q1) + ", " + change(q3) + "]"
 }
@@ -82,3 +83,8 @@ func ms(v float64) string {
 
 // us formats a CPU time in microseconds with one decimal.
 func us(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// confidence formats an achieved coverage: "99.86%".
+func confidence(c float64) string {
+	return fmt.Sprintf("%g%%", float64(int64(c*10000+0.5))/100)
+}

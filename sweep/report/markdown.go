@@ -110,8 +110,8 @@ func (m *mdWriter) recommendation() {
 			continue
 		}
 		if c, ok := sr.cell(r.Concurrency); ok {
-			if d, ok := c.VsBaseline[metric]; ok {
-				detail = fmt.Sprintf(", interval %s over %d paired rounds", interval(d.Q1, d.Q3), d.Pairs)
+			if d, ok := c.VsBaseline[metric]; ok && d.CILow != nil && d.CIHigh != nil {
+				detail = fmt.Sprintf(", interval %s at %s over %d paired rounds", interval(*d.CILow, *d.CIHigh), confidence(d.Confidence), d.Pairs)
 			}
 		}
 	}
@@ -119,9 +119,9 @@ func (m *mdWriter) recommendation() {
 	case r.KeepBaseline && len(candidates(m.ss)) == 0:
 		m.f("**Keep the baseline %s.** It is the only config in this run, so there is nothing to compare it with.", code(r.Config))
 	case r.KeepBaseline:
-		m.f("**Keep the baseline %s.** At c=%d no candidate improves %s beyond noise.", code(r.Config), r.Concurrency, words)
+		m.f("**Keep the baseline %s.** At c=%d no candidate improves %s for certain.", code(r.Config), r.Concurrency, words)
 	default:
-		m.f("**Use %s**: %s %s vs the baseline %s at c=%d (paired median%s), beyond the A/A noise band, with no errors.",
+		m.f("**Use %s**: %s %s vs the baseline %s at c=%d (paired median%s), with the run's false-verdict risk controlled, with no errors.",
 			code(r.Config), change(r.Change), words, code(m.s.Baseline), r.Concurrency, detail)
 		m.f("\n\n")
 		return // the stats reason says the same in other words
