@@ -25,13 +25,13 @@ const (
 // measured window.
 func estimate(c *config.Config, done map[sweep.WindowKey]bool) time.Duration {
 	slots := driver.Slots(c)
-	steps := remaining(schedule.Plan(slots, c.Load.Concurrency, c.Load.Rounds, c.Run.Seed), done)
+	steps := remaining(driver.Plan(c), done)
 	if len(steps) == 0 {
 		return 0
 	}
 	d := schedule.Estimate(steps, c.Load.Warmup, c.Load.Duration, stepOverhead)
 	d += time.Duration(len(slots)) * startOverhead
-	if c.Run.Restarts == "round" {
+	if c.Run.Restarts == config.RestartsRound {
 		d += time.Duration(schedule.Measured(steps)) * (startOverhead + c.Load.Warmup)
 	}
 	return d
@@ -40,7 +40,7 @@ func estimate(c *config.Config, done map[sweep.WindowKey]bool) time.Duration {
 // printPlan is -dry-run: the slots, the windows and the estimated time.
 func printPlan(w io.Writer, c *config.Config) {
 	slots := driver.Slots(c)
-	steps := schedule.Plan(slots, c.Load.Concurrency, c.Load.Rounds, c.Run.Seed)
+	steps := driver.Plan(c)
 	fmt.Fprintf(w, "sweep %q (%s target)\n", c.Name, c.Target.Kind)
 	fmt.Fprintf(w, "slots (%d server processes):\n", len(slots))
 	for _, s := range slots {

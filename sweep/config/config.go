@@ -48,6 +48,14 @@ const (
 	MaxConcurrency = 10000
 	// MaxLevels is the largest number of concurrency levels.
 	MaxLevels = 64
+	// RestartsRound and RestartsNever are the values of run.restarts.
+	RestartsRound = "round"
+	RestartsNever = "never"
+	// DefaultRounds is load.rounds when unset: with Holm's correction an
+	// exact two-sided test of n pairs reaches at best 2·2⁻ⁿ, so a run of
+	// up to 50 comparisons needs 11 pairs for any verdict at family-wise
+	// 95%; 12 leaves one round to lose.
+	DefaultRounds = 12
 	// MaxRounds is the largest number of rounds.
 	MaxRounds = 1000
 	// MinSlice is the shortest load.slice other than 0.
@@ -109,11 +117,15 @@ type Target struct {
 	// starting with the wasm magic "\x00asm".
 	Plugin string
 	// Command (command, command only, required) is the server's argv.
-	// Every element but the first may use {{axis}} and {{port}}
-	// placeholders. argv[0] is looked up on PATH, or, if it contains a
-	// slash, relative to the config file's directory; Parse replaces it by
-	// the absolute path it found.
+	// Every element may use {{axis}} and {{port}} placeholders (argv[0]
+	// only axes, e.g. "{{build}}" to compare two builds in one run).
+	// argv[0] is looked up on PATH, or, if it contains a slash, relative
+	// to the config file's directory; Parse replaces a plain argv[0] by
+	// the absolute path it found, and fills Programs for a templated one.
 	Command []string
+	// Programs maps each rendered name of a templated argv[0] to the
+	// executable found for it; nil when argv[0] is not a template.
+	Programs map[string]string
 	// Env (env, command only) is extra environment for the server:
 	// NAME = "template". Names are [A-Za-z_][A-Za-z0-9_]*.
 	Env map[string]string
@@ -205,9 +217,11 @@ type Run struct {
 	ServerCPUs, LoadCPUs cpuset.Set
 	// Seed (seed) seeds the slot-order rotation. Default 1.
 	Seed int64
-	// Restarts (restarts) is "never" (default: a slot's server lives for
-	// the whole run) or "round" (every slot's server is restarted before
-	// every round).
+	// Restarts (restarts) is "round" (default: every slot's server is
+	// started afresh, and warmed up, for every round, so that a process's
+	// own offset is noise that the intervals cover instead of an effect
+	// that travels with its config) or "never" (a slot's server lives for
+	// the whole run: faster, but config and process are confounded).
 	Restarts string
 	// MaxRestarts (max_restarts) is how often a slot's server may die
 	// unexpectedly (or fail to start) before the slot is given up: its
@@ -241,6 +255,10 @@ type Analysis struct {
 	// a level is past the config's capacity cliff, 0 ≤ rate < 1.
 	// Default 0.001 (0.1%).
 	CliffErrorRate float64
+	// Confidence (confidence) is the family-wise confidence of the run's
+	// verdicts: the chance that no comparison of the run is called better
+	// or worse falsely is at least this. 0.5 ≤ confidence < 1, default 0.95.
+	Confidence float64
 }
 
 // Slots returns the number of server slots: one per point, plus the A/A

@@ -14,7 +14,7 @@ var schema = map[string][]string{
 	"target":   {"kind", "plugin", "command", "env", "url", "ready", "ready_timeout", "allow_remote", "gomaxprocs"},
 	"load":     {"concurrency", "warmup", "duration", "timeout", "rounds", "slice", "aa", "method", "path", "body", "headers"},
 	"run":      {"server_cpus", "load_cpus", "seed", "restarts", "max_restarts", "keep_awake", "server_sched"},
-	"analysis": {"objective", "target_concurrency", "cliff_error_rate"},
+	"analysis": {"objective", "target_concurrency", "cliff_error_rate", "confidence"},
 }
 
 // unknownKeys records an error for the first key, in file order, that is

@@ -23,7 +23,7 @@ func (p *parser) load(t *table) {
 	l.Warmup = t.duration("warmup", 2*time.Second)
 	l.Duration = t.duration("duration", 3*time.Second)
 	l.Timeout = t.duration("timeout", 5*time.Second)
-	l.Rounds = int(t.integer("rounds", 5, 1, MaxRounds))
+	l.Rounds = int(t.integer("rounds", DefaultRounds, 1, MaxRounds))
 	l.Slice = p.slice(t, l.Duration)
 	l.AA = t.boolean("aa", true)
 	l.Method = t.oneOf("method", "GET", methods...)

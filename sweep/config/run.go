@@ -16,7 +16,7 @@ var onlineCPUs = cpuset.Online
 func (p *parser) run(t *table) {
 	r := &p.c.Run
 	r.Seed = t.integer("seed", 1, math.MinInt64, math.MaxInt64)
-	r.Restarts = t.oneOf("restarts", "never", "never", "round")
+	r.Restarts = t.oneOf("restarts", RestartsRound, RestartsNever, RestartsRound)
 	r.MaxRestarts = int(t.integer("max_restarts", 3, 0, 1000))
 	r.KeepAwake = t.boolean("keep_awake", true)
 	r.ServerSched = t.oneOf("server_sched", "other", "other", "batch")
@@ -94,6 +94,7 @@ func (p *parser) analysis(t *table) {
 	a := &p.c.Analysis
 	a.Objective = t.oneOf("objective", "cpu_per_req", "cpu_per_req", "success_rps")
 	a.CliffErrorRate = t.float("cliff_error_rate", 0.001, 0, 1)
+	a.Confidence = t.float("confidence", 0.95, 0.5, 1)
 	levels := p.c.Load.Concurrency
 	if p.err != nil || len(levels) == 0 {
 		return

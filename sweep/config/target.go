@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net"
 	"net/url"
@@ -130,41 +131,70 @@ func (p *parser) plugin() {
 
 // command finds a command target's program, like exec.LookPath, but with
 // paths containing a slash taken relative to the config's directory.
+// argv[0] may be a template of grid axes (e.g. "{{build}}", to put two
+// builds of a server side by side in one run): then every point's
+// rendered program must exist, and Target.Programs maps each rendered
+// name to the executable found.
 func (p *parser) command() {
 	tg := &p.c.Target
 	if p.err != nil || tg.Kind != KindCommand {
 		return
 	}
 	prog := tg.Command[0]
-	if strings.Contains(prog, "{{") {
-		p.failf("target.command[0] = %q: the program may not be a template", prog)
+	if !strings.Contains(prog, "{{") {
+		tg.Command[0] = p.lookProgram("target.command[0]", prog, prog)
 		return
 	}
-	look := prog
-	if strings.ContainsRune(prog, '/') && !filepath.IsAbs(prog) {
-		// Absolute, so that LookPath checks this file and never searches PATH.
-		abs, err := filepath.Abs(filepath.Join(p.dir, prog))
+	tg.Programs = map[string]string{}
+	for _, pt := range p.c.Points {
+		name, err := Render(prog, p.c.Vars(pt, 0))
 		if err != nil {
 			p.fail(err, "target.command[0] = %q: %v", prog, err)
 			return
+		}
+		if _, done := tg.Programs[name]; done {
+			continue
+		}
+		found := p.lookProgram("target.command[0]", prog, name)
+		if p.err != nil {
+			return
+		}
+		tg.Programs[name] = found
+	}
+}
+
+// lookProgram resolves one program name (tmpl as written, name after
+// substitution) and returns the absolute path of the executable.
+func (p *parser) lookProgram(key, tmpl, name string) string {
+	look := name
+	shown := fmt.Sprintf("%s = %q", key, tmpl)
+	if tmpl != name {
+		shown += fmt.Sprintf(" (%q after substitution)", name)
+	}
+	if strings.ContainsRune(name, '/') && !filepath.IsAbs(name) {
+		// Absolute, so that LookPath checks this file and never searches PATH.
+		abs, err := filepath.Abs(filepath.Join(p.dir, name))
+		if err != nil {
+			p.fail(err, "%s: %v", shown, err)
+			return name
 		}
 		look = abs
 	}
 	found, err := exec.LookPath(look)
 	if err != nil {
 		where := "on PATH"
-		if strings.ContainsRune(prog, '/') {
+		if strings.ContainsRune(name, '/') {
 			where = "at " + look + " (relative to the config file's directory)"
 		}
-		p.fail(err, "target.command[0] = %q: no executable found %s", prog, where)
-		return
+		p.fail(err, "%s: no executable found %s", shown, where)
+		return name
 	}
 	if strings.ContainsRune(found, '/') {
 		if abs, err := filepath.Abs(found); err == nil {
 			found = abs
 		}
 	}
-	tg.Command[0] = found
+	return found
 }
 
 // checkURL checks one rendered URL of a command target.

@@ -69,7 +69,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		return out, err
 	}
 	slots := Slots(c)
-	steps := schedule.Plan(slots, c.Load.Concurrency, c.Load.Rounds, c.Run.Seed)
+	steps := Plan(c)
 	out.Planned = schedule.Measured(steps)
 
 	resPath := filepath.Join(o.Dir, rundir.ResultsFile)

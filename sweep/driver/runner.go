@@ -35,7 +35,7 @@ func newRunner(c *config.Config, o Options, slots []schedule.Slot) *runner {
 // RoundStart restarts every server when restarts = "round"; otherwise the
 // servers started for the first round live for the whole run.
 func (r *runner) RoundStart(ctx context.Context, conc, round int) error {
-	if r.c.Run.Restarts == "round" && round >= 0 {
+	if r.c.Run.Restarts == config.RestartsRound && round >= 0 {
 		r.stopAll()
 	}
 	return nil

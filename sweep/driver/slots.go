@@ -49,10 +49,13 @@ func serverSpec(c *config.Config, exe string, p sweep.Point, port int) (target.S
 	switch c.Target.Kind {
 	case config.KindCommand:
 		vars := c.Vars(p, port)
-		for _, a := range c.Target.Command {
+		for i, a := range c.Target.Command {
 			s, err := config.Render(a, vars)
 			if err != nil {
 				return spec, fmt.Errorf("target.command: %w", err)
+			}
+			if found, ok := c.Target.Programs[s]; ok && i == 0 {
+				s = found // a templated program, resolved by config
 			}
 			spec.Argv = append(spec.Argv, s)
 		}
@@ -96,4 +99,22 @@ func requestURL(c *config.Config, p sweep.Point, port int, addr string) (string,
 	}
 	u := url.URL{Scheme: "http", Host: addr, Path: c.Load.Path}
 	return u.String(), nil
+}
+
+// Plan is the run's schedule. With restarts = "round" every measured
+// window's server is fresh and is warmed up when it starts (at that
+// window's concurrency), so the level warmups of schedule.Plan would only
+// warm processes about to be replaced, and are left out.
+func Plan(c *config.Config) []schedule.Step {
+	steps := schedule.Plan(Slots(c), c.Load.Concurrency, c.Load.Rounds, c.Run.Seed)
+	if c.Run.Restarts != config.RestartsRound {
+		return steps
+	}
+	out := steps[:0]
+	for _, s := range steps {
+		if !s.Warmup {
+			out = append(out, s)
+		}
+	}
+	return out
 }

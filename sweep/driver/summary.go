@@ -43,12 +43,15 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 		CliffRate:         c.Analysis.CliffErrorRate,
 		TargetConcurrency: target,
 		Objective:         c.Analysis.Objective,
+		Confidence:        c.Analysis.Confidence,
+		SameProcess:       c.Run.Restarts == config.RestartsNever,
 	})
 	s := sweep.Summary{
-		Name:        c.Name,
-		Created:     time.Now().UTC(),
-		Complete:    len(seen) >= planned,
-		Environment: env,
+		SchemaVersion: sweep.SchemaVersion,
+		Name:          c.Name,
+		Created:       time.Now().UTC(),
+		Complete:      len(seen) >= planned,
+		Environment:   env,
 		Plan: sweep.Plan{
 			Points: c.Points, Concurrency: c.Load.Concurrency, Rounds: c.Load.Rounds,
 			Warmup: c.Load.Warmup, Duration: c.Load.Duration,

@@ -65,9 +65,9 @@ func deltaText(c sweep.Cell, metric string) string {
 func (m *mdWriter) decisionWords() string {
 	n, conf := 0, ""
 	for _, c := range m.s.Cells {
-		for _, d := range c.VsBaseline {
-			if c.AA || d.Correction == "" {
-				continue
+		for m, d := range c.VsBaseline {
+			if c.AA || d.Correction == "" || (m == sweep.MetricSuccessRPS && d == c.VsBaseline[sweep.MetricRPS]) {
+				continue // the control, or success RPS decided with RPS
 			}
 			n++
 			if _, after, ok := strings.Cut(d.Correction, "family-wise "); ok {
