@@ -6,51 +6,105 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/gate"
-	"github.com/sweep-dev/sweep/sweep/report"
+	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
-// runCheck is `sweep check -baseline OLD NEW`: the pre-release gate.
-// Exit 1 when NEW regresses beyond noise against OLD, 2 when the runs are
-// not comparable, 0 otherwise.
+// fraction is a flag value given as a fraction (0.05) or a percentage
+// ("5%").
+type fraction struct{ v *float64 }
+
+func (f fraction) String() string {
+	if f.v == nil {
+		return ""
+	}
+	return strconv.FormatFloat(100**f.v, 'g', -1, 64) + "%"
+}
+
+func (f fraction) Set(s string) error {
+	t := strings.TrimSpace(s)
+	scale := 1.0
+	if strings.HasSuffix(t, "%") {
+		t, scale = strings.TrimSpace(strings.TrimSuffix(t, "%")), 0.01
+	}
+	x, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a number: want a fraction such as 0.05 or a percentage such as 5%%", s)
+	}
+	x *= scale
+	if x < 0 || x >= gate.MaxThreshold {
+		return fmt.Errorf("%s is out of range: want 0 up to %d00%%", s, gate.MaxThreshold)
+	}
+	*f.v = x
+	return nil
+}
+
+// runCheck is `sweep check RUN_DIR` (the in-run gate: a candidate vs the
+// baseline of one run, paired) and `sweep check -baseline OLD NEW` (two
+// runs, unpaired). Exit 1 on a regression, 2 on bad usage or runs that
+// cannot be compared, 0 otherwise.
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sweep check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	old := fs.String("baseline", "", "run directory of the accepted (old) run")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: sweep check [flags] RUN_DIR            the candidate vs the baseline of one run (paired; recommended)")
+		fmt.Fprintln(stderr, "       sweep check [flags] -baseline OLD NEW  two runs of one grid (unpaired)")
+		fs.PrintDefaults()
+	}
+	old := fs.String("baseline", "", "run directory of the accepted (old) run: compare two runs instead of one run's configs")
+	cand := fs.String("candidate", "", `the candidate config of RUN_DIR: axis=value pairs (e.g. "build=new") or a config label; default the only config besides the baseline`)
 	th := gate.DefaultThresholds()
-	cpu := fs.Float64("cpu", th[sweep.MetricCPUPerReq], "regression threshold for CPU µs/request (fraction)")
-	rps := fs.Float64("rps", th[sweep.MetricRPS], "regression threshold for RPS (fraction)")
-	srps := fs.Float64("success-rps", th[sweep.MetricSuccessRPS], "regression threshold for success RPS (fraction)")
-	p99 := fs.Float64("p99", th[sweep.MetricP99], "regression threshold for p99 latency (fraction)")
+	vals := map[string]*float64{}
+	for _, f := range []struct{ name, metric, what string }{
+		{"cpu", sweep.MetricCPUPerReq, "CPU µs/request"},
+		{"rps", sweep.MetricRPS, "RPS"},
+		{"success-rps", sweep.MetricSuccessRPS, "success RPS"},
+		{"p99", sweep.MetricP99, "p99 latency"},
+	} {
+		v := th[f.metric]
+		vals[f.metric] = &v
+		fs.Var(fraction{&v}, f.name, "regression threshold for "+f.what+" (a fraction or a percentage, e.g. 0.02 or 2%)")
+	}
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	asMD := fs.Bool("markdown", false, "print the result as a Markdown table (for a pull-request comment)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *old == "" || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: sweep check -baseline OLD NEW")
+	for m, v := range vals {
+		th[m] = *v
+	}
+	if fs.NArg() != 1 || (*asJSON && *asMD) {
+		fs.Usage()
 		return 2
 	}
-	th[sweep.MetricCPUPerReq], th[sweep.MetricRPS], th[sweep.MetricSuccessRPS], th[sweep.MetricP99] = *cpu, *rps, *srps, *p99
-	a, err := report.ReadSummary(filepath.Join(*old, "summary.json"))
-	if err != nil {
-		fmt.Fprintln(stderr, "sweep check:", err)
-		return 2
+	var res gate.Result
+	var err error
+	if *old != "" {
+		res, err = crossRun(*old, fs.Arg(0), th)
+	} else {
+		res, err = inRun(fs.Arg(0), *cand, th)
 	}
-	b, err := report.ReadSummary(filepath.Join(fs.Arg(0), "summary.json"))
 	if err != nil {
 		fmt.Fprintln(stderr, "sweep check:", err)
-		return 2
-	}
-	res, err := gate.Compare(a, b, th)
-	if err != nil {
-		fmt.Fprintln(stderr, "sweep check:", err)
-		if errors.Is(err, gate.ErrMismatch) {
+		if errors.Is(err, gate.ErrMismatch) || errors.Is(err, gate.ErrCandidate) || errors.Is(err, gate.ErrThreshold) || errors.Is(err, errUsage) {
 			return 2
 		}
 		return 1
 	}
-	if err := res.WriteTable(stdout); err != nil {
+	switch {
+	case *asJSON:
+		err = res.WriteJSON(stdout)
+	case *asMD:
+		err = res.WriteMarkdown(stdout)
+	default:
+		err = res.WriteTable(stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, "sweep check:", err)
 		return 1
 	}
@@ -58,4 +112,37 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// errUsage marks a run directory that cannot be read as a gate input.
+var errUsage = errors.New("unusable run directory")
+
+// inRun is the paired gate of one run directory.
+func inRun(dir, sel string, th gate.Thresholds) (gate.Result, error) {
+	s, err := rundir.ReadSummary(dir)
+	if err != nil {
+		return gate.Result{}, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	ws, err := results.Read(filepath.Join(dir, rundir.ResultsFile))
+	if err != nil {
+		return gate.Result{}, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	c, err := gate.SelectCandidate(s, sel)
+	if err != nil {
+		return gate.Result{}, fmt.Errorf("%s: %w", dir, err)
+	}
+	return gate.Check(s, ws, c, th)
+}
+
+// crossRun is the unpaired gate of two run directories.
+func crossRun(oldDir, newDir string, th gate.Thresholds) (gate.Result, error) {
+	a, err := rundir.ReadSummary(oldDir)
+	if err != nil {
+		return gate.Result{}, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	b, err := rundir.ReadSummary(newDir)
+	if err != nil {
+		return gate.Result{}, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	return gate.Compare(a, b, th, nil)
 }

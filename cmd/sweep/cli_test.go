@@ -186,7 +186,10 @@ func TestUsage(t *testing.T) {
 		{"-out holds a run", []string{"-config", good, "-out", runDir}, "already holds a run; continue it with -resume"},
 		{"report without DIR", []string{"report"}, "usage: sweep report DIR"},
 		{"report on a non-run", []string{"report", t.TempDir()}, "is not a run directory (no summary.json)"},
-		{"check without -baseline", []string{"check", base}, "usage: sweep check -baseline OLD NEW"},
+		{"check without a run", []string{"check"}, "usage: sweep check [flags] RUN_DIR"},
+		{"check a run without windows", []string{"check", base}, "results.jsonl: no such file"},
+		{"check with a negative threshold", []string{"check", "-cpu", "-5%", base}, `invalid value "-5%" for flag -cpu: -5% is out of range`},
+		{"check with a threshold that is not a number", []string{"check", "-p99", "lots", base}, `"lots" is not a number`},
 		{"check on a non-run", []string{"check", "-baseline", base, t.TempDir()}, "summary.json: no such file"},
 	}
 	for _, tt := range tests {
@@ -223,7 +226,8 @@ func TestCheck(t *testing.T) {
 		want string // on stdout (the table) or stderr
 	}{
 		{"A/A pair", "aa", 0, "ok "},
-		{"planted regression", "regressed", 1, "REGRESSED: 1 of 36 comparisons worse beyond noise"},
+		{"planted regression", "regressed", 1, "REGRESSED: 1 of 36 comparisons worse beyond what an unchanged build moves between runs"},
+		{"unpaired note", "aa", 0, "note: unpaired: "},
 		{"new errors", "new-errors", 1, "new errors"},
 		{"mismatched runs", "mismatch", 2, "runs are not comparable"},
 	}
@@ -240,6 +244,19 @@ func TestCheck(t *testing.T) {
 				t.Errorf("a passing check reports a regression:\n%s", r.stdout)
 			}
 		})
+	}
+}
+
+// TestCheckFormats: -json and -markdown carry the same verdict.
+func TestCheckFormats(t *testing.T) {
+	const fix = "../../sweep/gate/testdata/"
+	r := sweepCmd(t, "check", "-json", "-baseline", fix+"base", fix+"regressed")
+	if r.code != 1 || !strings.Contains(r.stdout, `"regressed": true`) || !strings.Contains(r.stdout, `"paired": false`) {
+		t.Errorf("-json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = sweepCmd(t, "check", "-markdown", "-cpu", "25%", "-baseline", fix+"base", fix+"regressed")
+	if r.code != 0 || !strings.Contains(r.stdout, "### sweep check (across two runs, unpaired)") || !strings.Contains(r.stdout, "| config | c | metric |") {
+		t.Errorf("-markdown: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
 

@@ -57,7 +57,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 			Warmup: c.Load.Warmup, Duration: c.Load.Duration,
 			Slots: len(Slots(c)), Windows: planned, Measured: len(seen),
 			Objective: c.Analysis.Objective, TargetConc: target,
-			CliffRate: c.Analysis.CliffErrorRate, Restarts: c.Run.Restarts,
+			CliffRate: c.Analysis.CliffErrorRate, Confidence: c.Analysis.Confidence, Restarts: c.Run.Restarts,
 			Slices: c.Load.Slices(),
 		},
 		Baseline:       BaselineLabel(c),

@@ -18,13 +18,14 @@ func ExampleCompare() {
 			}},
 		}
 	}
-	r, err := gate.Compare(run(370), run(444), gate.Thresholds{sweep.MetricCPUPerReq: 0.05})
+	r, err := gate.Compare(run(370), run(444), gate.Thresholds{sweep.MetricCPUPerReq: 0.05}, nil)
 	if err != nil {
 		panic(err)
 	}
 	r.WriteTable(os.Stdout)
 	// Output:
-	// config  c   metric          old  new  change  noise  status     note
-	// x=0     16  cpu_us_per_req  370  444  +20.0%  ±3.0%  REGRESSED  worse by 20.0% > max(5.0% threshold, 3.0% noise)
-	// REGRESSED: 1 of 1 comparisons worse beyond noise
+	// config  c   metric          old  new  change  allowed  status     note
+	// x=0     16  cpu_us_per_req  370  444  +20.0%  7.0%     REGRESSED  worse by 20.0% > 7.0% allowed between runs
+	// note: unpaired: the two runs were measured apart, so absolute changes are judged against the drift between runs (cpu_us_per_req 7.0%), not against either run's intervals; for a paired gate put both builds in one run (sweep check RUN_DIR)
+	// REGRESSED: 1 of 1 comparisons worse beyond what an unchanged build moves between runs
 }

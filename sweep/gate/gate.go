@@ -1,7 +1,11 @@
-// Package gate is the pre-release regression gate: it compares two
-// analysed runs of the same config grid (two summary.json files) cell by
-// cell and says which cells got worse by more than both a threshold and
-// the runs' own A/A noise. It is pure: no I/O besides writing its table.
+// Package gate is the pre-release regression gate. Check is the gate in
+// one run — the old and the new build side by side, paired and
+// interleaved — and says with a stated confidence whether the candidate
+// is worse than the baseline by more than a threshold. Compare is the
+// fallback across two runs, when the old build is gone: unpaired, so it
+// judges absolute levels only against the drift between runs, and the
+// configs' changes against their own run's baseline (which survive that
+// drift). It is pure: no I/O besides writing its tables.
 package gate
 
 import (
@@ -23,15 +27,63 @@ const MetricErrorRate = "error_rate"
 // the old value, that the gate considers at all.
 type Thresholds map[string]float64
 
-// DefaultThresholds are 5% for CPU per request and throughput and 10% for
-// p99 latency, which is noisier.
+// DefaultThresholds are the in-run gate's: 2% for CPU per request and
+// throughput and 10% for p99 latency, which is noisier. A regression
+// counts when the candidate is worse by more than that with the run's
+// confidence.
 func DefaultThresholds() Thresholds {
 	return Thresholds{
-		sweep.MetricCPUPerReq:  0.05,
-		sweep.MetricRPS:        0.05,
-		sweep.MetricSuccessRPS: 0.05,
+		sweep.MetricCPUPerReq:  0.02,
+		sweep.MetricRPS:        0.02,
+		sweep.MetricSuccessRPS: 0.02,
 		sweep.MetricP99:        0.10,
 	}
+}
+
+// DefaultDrift is how far a cell's absolute level may move between two
+// runs of one unchanged build on the same machine before Compare calls it
+// a regression: measured on this project's 2-vCPU VM (BENCHMARKS.md,
+// 2026-12-03) at CPU/req +4–5%, RPS −6…−12% and p99 ×2–3 between runs
+// minutes apart. A cross-run check can see no smaller change than this.
+func DefaultDrift() Thresholds {
+	return Thresholds{
+		sweep.MetricCPUPerReq:  0.07,
+		sweep.MetricRPS:        0.15,
+		sweep.MetricSuccessRPS: 0.15,
+		sweep.MetricP99:        2.0,
+	}
+}
+
+// MaxThreshold bounds a threshold: a regression allowance of 1000% or more
+// is a typo, not a gate.
+const MaxThreshold = 10
+
+// ErrThreshold is wrapped by the error for an unknown metric or a
+// threshold out of range.
+var ErrThreshold = errors.New("bad threshold")
+
+// validate checks every threshold: a known metric, 0 ≤ t < MaxThreshold.
+func (th Thresholds) validate() error {
+	for m, v := range th {
+		if !slices.Contains(sweep.Metrics, m) {
+			return fmt.Errorf("%w: unknown metric %q (allowed: %s)", ErrThreshold, m, strings.Join(sortedMetrics(), ", "))
+		}
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) || v >= MaxThreshold {
+			return fmt.Errorf("%w: %s threshold %v: want a fraction from 0 up to %d (e.g. 0.05 or \"5%%\")", ErrThreshold, m, v, MaxThreshold)
+		}
+	}
+	return nil
+}
+
+// metrics returns th's metrics in report order.
+func (th Thresholds) metrics() []string {
+	var out []string
+	for _, m := range sweep.Metrics {
+		if _, ok := th[m]; ok {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // Row is one metric of one cell compared across the two runs.
@@ -40,55 +92,74 @@ type Row struct {
 	Concurrency int
 	Metric      string
 	Old, New    float64
-	Change      float64    // New/Old − 1; NaN when Old is 0
-	Band        sweep.Band // the wider of the two runs' A/A bands for this metric and level
-	Regressed   bool
-	Note        string
+	Change      float64 // the change judged: New/Old − 1 (NaN when Old is 0), or the paired estimate in one run
+	// Threshold is the allowance the change was judged against (for a
+	// cross-run absolute row, max(threshold, drift)).
+	Threshold float64
+	// CILow, CIHigh and Confidence are the paired change's decision
+	// interval (in-run rows and cross-run relative rows; 0 otherwise).
+	CILow, CIHigh float64
+	Confidence    float64
+	Regressed     bool
+	Note          string
 }
 
-// Result is the comparison of two runs.
+// Result is a gate's verdict: Check's (Paired, one run) or Compare's
+// (two runs).
 type Result struct {
-	Rows      []Row
-	Regressed bool     // some row regressed
-	Notes     []string // caveats about the runs as a whole (an incomplete run, a missing A/A control)
+	Paired    bool   `json:"paired"`
+	Baseline  string `json:"baseline,omitempty"`  // Check: the baseline config
+	Candidate string `json:"candidate,omitempty"` // Check: the candidate config
+	Rows      []Row    `json:"rows"`
+	Regressed bool     `json:"regressed"` // some row regressed
+	Notes     []string `json:"notes"`     // caveats about the runs as a whole (unpaired, environments, an incomplete run)
 }
 
 // ErrMismatch is wrapped by Compare's error when the two runs do not
 // measure the same configs at the same concurrency levels.
 var ErrMismatch = errors.New("runs are not comparable")
 
-// Compare compares new against old. Both must cover the same config
-// labels and concurrency levels (A/A twins aside); otherwise the error
-// wraps ErrMismatch and says what differs. A nil or empty th means
-// DefaultThresholds; otherwise only the metrics in th are compared.
+// Compare compares new against old, two runs of the same grid: the
+// fallback gate when the old build can no longer run beside the new one.
+// Both must cover the same config labels and concurrency levels (A/A
+// twins aside); otherwise the error wraps ErrMismatch and says what
+// differs. A nil or empty th means DefaultThresholds and a nil or empty
+// drift DefaultDrift; only the metrics in th are compared.
 //
-// A cell's metric regresses when the new median is worse than the old
-// one, in the metric's direction (lower is better for CPU per request and
-// p99), by more than max(threshold, noise), where noise is max(|Q1|, |Q3|)
-// of the wider of the two runs' A/A bands for that metric and level.
+// The two runs are not paired, and a machine's level moves between runs
+// for every config alike, so the within-run intervals say nothing about
+// a cross-run change. Two kinds of row:
+//   - absolute: a cell's median, new vs old; it regresses when worse (in
+//     the metric's direction) by more than max(threshold, drift), drift
+//     being how far an unchanged build moves between runs;
+//   - relative (configs other than the baseline, when both runs have the
+//     same baseline): the config's paired change against its own run's
+//     baseline, which drift cancels; it regresses when the new change's
+//     decision interval lies wholly beyond the old change's interval plus
+//     the threshold, on the worse side.
+//
 // Errors in the new run where the old run had none at that cell also
-// regress, whatever th says.
-func Compare(old, new sweep.Summary, th Thresholds) (Result, error) {
+// regress, whatever th says. Notes say that the check is unpaired and
+// where the two environments differ.
+func Compare(old, new sweep.Summary, th, drift Thresholds) (Result, error) {
 	if len(th) == 0 {
 		th = DefaultThresholds()
 	}
-	var metrics []string
-	for m, v := range th {
-		if !slices.Contains(sweep.Metrics, m) {
-			return Result{}, fmt.Errorf("threshold for unknown metric %q (allowed: %s)", m, strings.Join(sortedMetrics(), ", "))
-		}
-		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return Result{}, fmt.Errorf("threshold for %s is %v: want a fraction ≥ 0, e.g. 0.05 for 5%%", m, v)
-		}
-		metrics = append(metrics, m)
+	if len(drift) == 0 {
+		drift = DefaultDrift()
 	}
-	slices.SortFunc(metrics, func(a, b string) int { return slices.Index(sweep.Metrics, a) - slices.Index(sweep.Metrics, b) })
-
+	if err := th.validate(); err != nil {
+		return Result{}, err
+	}
+	if err := drift.validate(); err != nil {
+		return Result{}, err
+	}
 	oc, nc := cells(old), cells(new)
 	if err := sameGrid(oc, nc); err != nil {
 		return Result{}, err
 	}
-	var res Result
+	res := Result{Notes: []string{"unpaired: the two runs were measured apart, so absolute changes are judged against the drift between runs (" + driftText(drift, th) + "), not against either run's intervals; for a paired gate put both builds in one run (sweep check RUN_DIR)"}}
+	res.Notes = append(res.Notes, envDiffs(old.Environment, new.Environment)...)
 	for _, s := range []struct {
 		name string
 		s    sweep.Summary
@@ -96,14 +167,17 @@ func Compare(old, new sweep.Summary, th Thresholds) (Result, error) {
 		if !s.s.Complete {
 			res.Notes = append(res.Notes, fmt.Sprintf("the %s run is incomplete: %d of %d windows measured", s.name, s.s.Plan.Measured, s.s.Plan.Windows))
 		}
-		if s.s.AAConfig == "" {
-			res.Notes = append(res.Notes, fmt.Sprintf("the %s run has no A/A control: noise is taken as 0 where it has no band", s.name))
-		}
 	}
+	sameBase := old.Baseline == new.Baseline
 	for _, k := range oc.order {
 		o, n := oc.byKey[k], nc.byKey[k]
-		for _, m := range metrics {
-			res.Rows = append(res.Rows, compareMetric(o, n, m, th[m]))
+		for _, m := range th.metrics() {
+			res.Rows = append(res.Rows, compareMetric(o, n, m, max(th[m], drift[m])))
+			if sameBase && !o.Baseline && !n.Baseline {
+				if r, ok := compareRelative(o, n, m, th[m]); ok {
+					res.Rows = append(res.Rows, r)
+				}
+			}
 		}
 		if r, ok := compareErrors(o, n); ok {
 			res.Rows = append(res.Rows, r)
@@ -117,18 +191,68 @@ func Compare(old, new sweep.Summary, th Thresholds) (Result, error) {
 	return res, nil
 }
 
+// driftText lists the allowances of the absolute rows.
+func driftText(drift, th Thresholds) string {
+	var parts []string
+	for _, m := range th.metrics() {
+		parts = append(parts, fmt.Sprintf("%s %s", m, pct(max(th[m], drift[m]))))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// envDiffs names what differs between the runs' environments.
+func envDiffs(o, n sweep.Environment) []string {
+	var out []string
+	for _, f := range []struct{ name, o, n string }{
+		{"CPU model", o.CPUModel, n.CPUModel},
+		{"cores", fmt.Sprint(o.Cores), fmt.Sprint(n.Cores)},
+		{"kernel", o.Kernel, n.Kernel},
+		{"Go", o.GoVersion, n.GoVersion},
+		{"Wasmtime", o.WasmtimeVersion, n.WasmtimeVersion},
+		{"server CPUs", o.ServerPinned, n.ServerPinned},
+		{"load CPUs", o.LoadPinned, n.LoadPinned},
+	} {
+		if f.o != f.n {
+			out = append(out, fmt.Sprintf("the environments differ: %s %q (old) vs %q (new); a change may be the machine's, not the build's", f.name, f.o, f.n))
+		}
+	}
+	return out
+}
+
+// compareRelative compares a config's paired change against its own
+// run's baseline across the two runs.
+func compareRelative(o, n sweep.Cell, m string, threshold float64) (Row, bool) {
+	od, ok1 := o.VsBaseline[m]
+	nd, ok2 := n.VsBaseline[m]
+	if !ok1 || !ok2 || od.CILow == nil || nd.CILow == nil {
+		return Row{}, false
+	}
+	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: m + " vs baseline", Old: od.Estimate, New: nd.Estimate,
+		Change: nd.Estimate - od.Estimate, Threshold: threshold, CILow: *nd.CILow, CIHigh: *nd.CIHigh, Confidence: nd.Confidence}
+	// How much worse the new change surely is than the old one could be.
+	gap := *nd.CILow - *od.CIHigh
+	if !sweep.LowerIsBetter(m) {
+		gap = *od.CILow - *nd.CIHigh
+	}
+	if gap > threshold {
+		r.Regressed = true
+		r.Note = fmt.Sprintf("its change vs the baseline is worse by at least %s > %s threshold (intervals apart)", pct(gap), pct(threshold))
+	} else {
+		r.Note = "change vs the baseline within the intervals"
+	}
+	return r, true
+}
+
 func sortedMetrics() []string {
 	m := slices.Clone(sweep.Metrics)
 	sort.Strings(m)
 	return m
 }
 
-// compareMetric compares one metric of one cell.
-func compareMetric(o, n sweep.Cell, metric string, threshold float64) Row {
-	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: metric, Old: o.Metric(metric), New: n.Metric(metric)}
-	r.Band = widerBand(o.AABand[metric], n.AABand[metric])
-	noise := width(r.Band)
-	limit := math.Max(threshold, noise)
+// compareMetric compares one metric of one cell's absolute level
+// against limit.
+func compareMetric(o, n sweep.Cell, metric string, limit float64) Row {
+	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: metric, Old: o.Metric(metric), New: n.Metric(metric), Threshold: limit}
 	switch {
 	case n.Rounds == 0:
 		r.Change = math.NaN()
@@ -149,13 +273,12 @@ func compareMetric(o, n sweep.Cell, metric string, threshold float64) Row {
 	if !sweep.LowerIsBetter(metric) {
 		worse = -r.Change
 	}
-	bound := fmt.Sprintf("max(%s threshold, %s noise)", pct(threshold), pct(noise))
 	switch {
 	case worse > limit:
 		r.Regressed = true
-		r.Note = fmt.Sprintf("worse by %s > %s", pct(worse), bound)
+		r.Note = fmt.Sprintf("worse by %s > %s allowed between runs", pct(worse), pct(limit))
 	case worse > 0:
-		r.Note = fmt.Sprintf("within %s", bound)
+		r.Note = fmt.Sprintf("within the %s allowed between runs", pct(limit))
 	default:
 		r.Note = "not worse"
 	}
@@ -180,17 +303,6 @@ func compareErrors(o, n sweep.Cell) (Row, bool) {
 	r.Regressed = true
 	r.Note = fmt.Sprintf("new errors: %s of requests (%d 5xx), none in the old run", pct(n.ErrorRate), n.Errors5xx)
 	return r, true
-}
-
-// width is the half-width of a noise band: max(|Q1|, |Q3|).
-func width(b sweep.Band) float64 { return math.Max(math.Abs(b.Q1), math.Abs(b.Q3)) }
-
-// widerBand returns whichever of a and b is wider.
-func widerBand(a, b sweep.Band) sweep.Band {
-	if width(b) > width(a) {
-		return b
-	}
-	return a
 }
 
 // key identifies a cell across runs.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,15 +54,15 @@ func TestCompare(t *testing.T) {
 		{"base", "new-errors", nil, []string{"linear_memory_keep_resident=1MiB c=64 error_rate"}},
 		// The errors were there before: not new.
 		{"new-errors", "new-errors", nil, nil},
-		// A threshold above the change lets it pass; noise is ±2%.
+		// A threshold above the change lets it pass.
 		{"base", "regressed", Thresholds{sweep.MetricCPUPerReq: 0.25}, nil},
-		// A 0.5% threshold is below the ±1% jitter, but the A/A band
-		// (±2% CPU, ±1.8% RPS, ±6% p99) still covers it.
+		// A 0.5% threshold is below the ±1% jitter, but the drift allowed
+		// between runs (7% CPU, 15% RPS, 200% p99) covers it.
 		{"base", "aa", Thresholds{sweep.MetricCPUPerReq: 0.005, sweep.MetricRPS: 0.005, sweep.MetricP99: 0.005}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.old+"→"+tt.new, func(t *testing.T) {
-			r, err := Compare(load(t, tt.old), load(t, tt.new), tt.th)
+			r, err := Compare(load(t, tt.old), load(t, tt.new), tt.th, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,17 +78,17 @@ func TestCompare(t *testing.T) {
 			if perCell == 0 {
 				perCell = len(DefaultThresholds())
 			}
-			if n := countMetric(r); n != 9*perCell {
+			if n := countAbsolute(r); n != 9*perCell {
 				t.Errorf("%d metric rows, want %d", n, 9*perCell)
 			}
 		})
 	}
 }
 
-func countMetric(r Result) int {
+func countAbsolute(r Result) int {
 	n := 0
 	for _, row := range r.Rows {
-		if row.Metric != MetricErrorRate {
+		if row.Metric != MetricErrorRate && !strings.HasSuffix(row.Metric, " vs baseline") {
 			n++
 		}
 	}
@@ -95,7 +96,7 @@ func countMetric(r Result) int {
 }
 
 func TestCompareRegressionRow(t *testing.T) {
-	r, err := Compare(load(t, "base"), load(t, "regressed"), nil)
+	r, err := Compare(load(t, "base"), load(t, "regressed"), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,52 +107,49 @@ func TestCompareRegressionRow(t *testing.T) {
 		if d := row.Change - 0.2; d > 1e-9 || d < -1e-9 {
 			t.Errorf("change = %v, want 0.2", row.Change)
 		}
-		if row.Band.Q1 != -0.02 || row.Band.Q3 != 0.015 {
-			t.Errorf("band = %+v, want the A/A band of the runs", row.Band)
-		}
-		if want := "worse by 20.0% > max(5.0% threshold, 2.0% noise)"; row.Note != want {
+		if want := "worse by 20.0% > 7.0% allowed between runs"; row.Note != want {
 			t.Errorf("note = %q, want %q", row.Note, want)
 		}
 	}
+	if len(r.Notes) == 0 || !strings.HasPrefix(r.Notes[0], "unpaired: ") {
+		t.Errorf("notes %q, want the unpaired note first", r.Notes)
+	}
 }
 
-// TestCompareNoise checks that a wide A/A band in either run raises the
-// bar above the threshold.
-func TestCompareNoise(t *testing.T) {
+// TestCompareDrift checks that the drift allowance, not the runs' A/A
+// bands, sets the bar across runs.
+func TestCompareDrift(t *testing.T) {
 	old, new := load(t, "base"), load(t, "regressed")
-	for i := range new.Cells {
-		new.Cells[i].AABand = map[string]sweep.Band{sweep.MetricCPUPerReq: {Q1: -0.25, Q3: 0.1}}
-	}
-	r, err := Compare(old, new, Thresholds{sweep.MetricCPUPerReq: 0.05})
+	r, err := Compare(old, new, Thresholds{sweep.MetricCPUPerReq: 0.05}, Thresholds{sweep.MetricCPUPerReq: 0.25})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Regressed {
-		t.Errorf("a +20%% change inside a ±25%% noise band regressed: %q", regressed(r))
+		t.Errorf("a +20%% change inside a 25%% drift allowance regressed: %q", regressed(r))
 	}
-
-	// Without any A/A band, ±1% jitter beats a 0.5% threshold.
-	strip := func(s sweep.Summary) sweep.Summary {
-		for i := range s.Cells {
-			s.Cells[i].AABand = nil
-		}
-		s.AAConfig = ""
-		return s
-	}
-	r, err = Compare(strip(load(t, "base")), strip(load(t, "aa")), Thresholds{sweep.MetricCPUPerReq: 0.005})
+	r, err = Compare(load(t, "base"), load(t, "aa"), Thresholds{sweep.MetricCPUPerReq: 0.005}, Thresholds{sweep.MetricCPUPerReq: 0.001})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !r.Regressed {
-		t.Error("±1% changes with no noise band and a 0.5% threshold did not regress")
+		t.Error("±1% changes with a 0.5% threshold and 0.1% drift did not regress")
 	}
-	if len(r.Notes) != 2 || !strings.Contains(r.Notes[0], "no A/A control") {
-		t.Errorf("notes = %q, want one per run about the missing A/A control", r.Notes)
+}
+
+func TestCompareEnvironment(t *testing.T) {
+	old, new := load(t, "base"), load(t, "base")
+	old.Environment.Kernel, new.Environment.Kernel = "Linux 6.8.0", "Linux 6.9.0"
+	r, err := Compare(old, new, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, `kernel "Linux 6.8.0" (old) vs "Linux 6.9.0" (new)`) }) {
+		t.Errorf("notes %q, want the kernel difference", r.Notes)
 	}
 }
 
 func TestCompareMismatch(t *testing.T) {
-	_, err := Compare(load(t, "base"), load(t, "mismatch"), nil)
+	_, err := Compare(load(t, "base"), load(t, "mismatch"), nil, nil)
 	if !errors.Is(err, ErrMismatch) {
 		t.Fatalf("err = %v, want ErrMismatch", err)
 	}
@@ -164,23 +162,23 @@ func TestCompareMismatch(t *testing.T) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
 	}
-	if _, err := Compare(sweep.Summary{}, sweep.Summary{}, nil); !errors.Is(err, ErrMismatch) {
+	if _, err := Compare(sweep.Summary{}, sweep.Summary{}, nil, nil); !errors.Is(err, ErrMismatch) {
 		t.Errorf("two empty runs: err = %v, want ErrMismatch", err)
 	}
 }
 
 func TestCompareBadThresholds(t *testing.T) {
 	base := load(t, "base")
-	for _, th := range []Thresholds{{"latency": 0.1}, {sweep.MetricRPS: -0.1}} {
-		_, err := Compare(base, base, th)
-		if err == nil || errors.Is(err, ErrMismatch) {
+	for _, th := range []Thresholds{{"latency": 0.1}, {sweep.MetricRPS: -0.1}, {sweep.MetricRPS: 10}} {
+		_, err := Compare(base, base, th, nil)
+		if !errors.Is(err, ErrThreshold) {
 			t.Errorf("thresholds %v: err = %v, want a threshold error", th, err)
 		}
 	}
 }
 
 func TestWriteTable(t *testing.T) {
-	r, err := Compare(load(t, "base"), load(t, "regressed"), Thresholds{sweep.MetricCPUPerReq: 0.05})
+	r, err := Compare(load(t, "base"), load(t, "regressed"), Thresholds{sweep.MetricCPUPerReq: 0.05}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

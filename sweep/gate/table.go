@@ -1,26 +1,22 @@
 package gate
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 )
 
 // WriteTable writes r as an aligned text table, one row per compared
-// metric and cell, followed by the run notes and a one-line verdict.
+// metric and cell, followed by the notes and a one-line verdict.
 func (r Result) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "config\tc\tmetric\told\tnew\tchange\tnoise\tstatus\tnote")
+	fmt.Fprintln(tw, r.header("\t"))
 	for _, row := range r.Rows {
-		status := "ok"
-		if row.Regressed {
-			status = "REGRESSED"
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-			row.Config, row.Concurrency, row.Metric, num(row.Metric, row.Old), num(row.Metric, row.New),
-			signed(row.Change), "±"+pct(width(row.Band)), status, row.Note)
+		fmt.Fprintln(tw, strings.Join(r.cells(row), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("writing comparison table: %w", err)
@@ -30,20 +26,134 @@ func (r Result) WriteTable(w io.Writer) error {
 			return fmt.Errorf("writing comparison table: %w", err)
 		}
 	}
+	if _, err := fmt.Fprintln(w, r.Verdict()); err != nil {
+		return fmt.Errorf("writing comparison table: %w", err)
+	}
+	return nil
+}
+
+// WriteMarkdown writes r as a Markdown table for a pull-request comment.
+func (r Result) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	title := "sweep check (across two runs, unpaired)"
+	if r.Paired {
+		title = fmt.Sprintf("sweep check: `%s` vs `%s` (one run, paired)", r.Candidate, r.Baseline)
+	}
+	fmt.Fprintf(&b, "### %s\n\n**%s**\n\n", title, r.Verdict())
+	h := strings.Split(r.header("|"), "|")
+	fmt.Fprintf(&b, "| %s |\n|%s\n", strings.Join(h, " | "), strings.Repeat("---|", len(h)))
+	for _, row := range r.Rows {
+		cs := r.cells(row)
+		for i := range cs {
+			cs[i] = strings.ReplaceAll(cs[i], "|", `\|`)
+		}
+		fmt.Fprintf(&b, "| %s |\n", strings.Join(cs, " | "))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "\n> %s\n", n)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("writing markdown: %w", err)
+	}
+	return nil
+}
+
+// jsonRow is a Row for JSON: NaN and infinite numbers become null.
+type jsonRow struct {
+	Config      string   `json:"config"`
+	Concurrency int      `json:"concurrency"`
+	Metric      string   `json:"metric"`
+	Old         *float64 `json:"old"`
+	New         *float64 `json:"new"`
+	Change      *float64 `json:"change"`
+	Threshold   float64  `json:"threshold"`
+	CILow       *float64 `json:"ci_low,omitempty"`
+	CIHigh      *float64 `json:"ci_high,omitempty"`
+	Confidence  float64  `json:"confidence,omitempty"`
+	Regressed   bool     `json:"regressed"`
+	Note        string   `json:"note"`
+}
+
+// WriteJSON writes r as one JSON object (for CI).
+func (r Result) WriteJSON(w io.Writer) error {
+	num := func(f float64) *float64 {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil
+		}
+		return &f
+	}
+	out := struct {
+		Paired    bool      `json:"paired"`
+		Baseline  string    `json:"baseline,omitempty"`
+		Candidate string    `json:"candidate,omitempty"`
+		Regressed bool      `json:"regressed"`
+		Verdict   string    `json:"verdict"`
+		Rows      []jsonRow `json:"rows"`
+		Notes     []string  `json:"notes"`
+	}{Paired: r.Paired, Baseline: r.Baseline, Candidate: r.Candidate, Regressed: r.Regressed, Verdict: r.Verdict(), Notes: r.Notes, Rows: []jsonRow{}}
+	for _, row := range r.Rows {
+		j := jsonRow{Config: row.Config, Concurrency: row.Concurrency, Metric: row.Metric,
+			Old: num(row.Old), New: num(row.New), Change: num(row.Change), Threshold: row.Threshold,
+			Confidence: row.Confidence, Regressed: row.Regressed, Note: row.Note}
+		if row.Confidence > 0 {
+			j.CILow, j.CIHigh = num(row.CILow), num(row.CIHigh)
+		}
+		out.Rows = append(out.Rows, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("writing json: %w", err)
+	}
+	return nil
+}
+
+// Verdict is the one-line outcome.
+func (r Result) Verdict() string {
 	n := 0
 	for _, row := range r.Rows {
 		if row.Regressed {
 			n++
 		}
 	}
-	verdict := "no regression beyond noise"
-	if r.Regressed {
-		verdict = fmt.Sprintf("REGRESSED: %d of %d comparisons worse beyond noise", n, len(r.Rows))
+	switch {
+	case r.Regressed && r.Paired:
+		return fmt.Sprintf("REGRESSED: %d of %d comparisons worse than the baseline beyond their threshold", n, len(r.Rows))
+	case r.Regressed:
+		return fmt.Sprintf("REGRESSED: %d of %d comparisons worse beyond what an unchanged build moves between runs", n, len(r.Rows))
+	case r.Paired:
+		return "no regression beyond the thresholds"
 	}
-	if _, err := fmt.Fprintln(w, verdict); err != nil {
-		return fmt.Errorf("writing comparison table: %w", err)
+	return "no regression beyond the drift between runs"
+}
+
+// header names the columns, joined by sep.
+func (r Result) header(sep string) string {
+	if r.Paired {
+		return strings.Join([]string{"c", "metric", "baseline", "candidate", "change", "interval", "threshold", "status", "note"}, sep)
 	}
-	return nil
+	return strings.Join([]string{"config", "c", "metric", "old", "new", "change", "allowed", "status", "note"}, sep)
+}
+
+// cells formats a row's columns.
+func (r Result) cells(row Row) []string {
+	status := "ok"
+	if row.Regressed {
+		status = "REGRESSED"
+	}
+	iv := "—"
+	if row.Confidence > 0 {
+		iv = fmt.Sprintf("[%s, %s] at %s", signed(row.CILow), signed(row.CIHigh), pct(row.Confidence))
+	}
+	if r.Paired {
+		return []string{strconv.Itoa(row.Concurrency), row.Metric, num(row.Metric, row.Old), num(row.Metric, row.New),
+			signed(row.Change), iv, pct(row.Threshold), status, row.Note}
+	}
+	old, nw := num(row.Metric, row.Old), num(row.Metric, row.New)
+	if strings.HasSuffix(row.Metric, " vs baseline") {
+		old, nw = signed(row.Old), signed(row.New)
+	}
+	return []string{row.Config, strconv.Itoa(row.Concurrency), row.Metric, old, nw, signed(row.Change), pct(row.Threshold), status, row.Note}
 }
 
 // num formats a metric value.
