@@ -272,8 +272,14 @@ func (c *Config) Slots() int {
 }
 
 // Estimate is the run's measuring time without server start-up:
+// slots × levels × rounds × (warmup + duration) with restarts = "round"
+// (every window's fresh server is warmed up), else
 // slots × levels × (warmup + rounds × duration).
 func (c *Config) Estimate() time.Duration {
 	perLevel := c.Load.Warmup + time.Duration(c.Load.Rounds)*c.Load.Duration
+	if c.Run.Restarts == RestartsRound {
+		// Every window's server is fresh and warmed up first; no level warmup.
+		perLevel = time.Duration(c.Load.Rounds) * (c.Load.Warmup + c.Load.Duration)
+	}
 	return time.Duration(c.Slots()*len(c.Load.Concurrency)) * perLevel
 }

@@ -47,15 +47,15 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("Target = %+v, want %+v", c.Target, want)
 	}
 	wantLoad := LoadSpec{Concurrency: []int{1, 4, 16}, Warmup: 2 * time.Second, Duration: 3 * time.Second,
-		Timeout: 5 * time.Second, Rounds: 5, Slice: DefaultSlice, AA: true, Method: "GET", Path: "/"}
+		Timeout: 5 * time.Second, Rounds: DefaultRounds, Slice: DefaultSlice, AA: true, Method: "GET", Path: "/"}
 	if !reflect.DeepEqual(c.Load, wantLoad) {
 		t.Errorf("Load = %+v, want %+v", c.Load, wantLoad)
 	}
-	wantRun := Run{ServerCPUs: cpuset.Set{0}, LoadCPUs: cpuset.Set{1}, Seed: 1, Restarts: "never", MaxRestarts: 3, KeepAwake: true, ServerSched: "other"}
+	wantRun := Run{ServerCPUs: cpuset.Set{0}, LoadCPUs: cpuset.Set{1}, Seed: 1, Restarts: "round", MaxRestarts: 3, KeepAwake: true, ServerSched: "other"}
 	if !reflect.DeepEqual(c.Run, wantRun) {
 		t.Errorf("Run = %+v, want %+v", c.Run, wantRun)
 	}
-	wantAnalysis := Analysis{Objective: "cpu_per_req", TargetConcurrency: 16, CliffErrorRate: 0.001}
+	wantAnalysis := Analysis{Objective: "cpu_per_req", TargetConcurrency: 16, CliffErrorRate: 0.001, Confidence: 0.95}
 	if c.Analysis != wantAnalysis {
 		t.Errorf("Analysis = %+v, want %+v", c.Analysis, wantAnalysis)
 	}
@@ -137,12 +137,12 @@ cliff_error_rate = 0
 	if c.Run.Seed != -7 || c.Run.Restarts != "round" || c.Run.MaxRestarts != 0 || c.Run.KeepAwake || c.Run.ServerSched != "batch" {
 		t.Errorf("Run = %+v", c.Run)
 	}
-	want := Analysis{Objective: "success_rps", TargetConcurrency: 4, CliffErrorRate: 0}
+	want := Analysis{Objective: "success_rps", TargetConcurrency: 4, CliffErrorRate: 0, Confidence: 0.95}
 	if c.Analysis != want {
 		t.Errorf("Analysis = %+v, want %+v", c.Analysis, want)
 	}
-	// 7 slots × 3 levels × (0.5s + 2 × 1s) = 52.5s
-	if got, want := c.Estimate(), 52500*time.Millisecond; got != want {
+	// restarts = "round": 7 slots × 3 levels × 2 × (0.5s + 1s) = 63s
+	if got, want := c.Estimate(), 63*time.Second; got != want {
 		t.Errorf("Estimate = %v, want %v", got, want)
 	}
 }
@@ -289,6 +289,32 @@ path = "/work"
 	}
 	if !filepath.IsAbs(c.Target.Command[0]) || filepath.Base(c.Target.Command[0]) != "sh" {
 		t.Errorf("Command[0] = %q, want the absolute path of sh", c.Target.Command[0])
+	}
+}
+
+// TestTemplatedProgram: argv[0] may be a template of axes (two builds in
+// one run); every rendered program must exist, relative to the config.
+func TestTemplatedProgram(t *testing.T) {
+	dir := t.TempDir()
+	for _, exe := range []string{"old", "new"} {
+		if err := os.WriteFile(filepath.Join(dir, exe), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := func(builds string) []byte {
+		return []byte("[target]\nkind = \"command\"\ncommand = [\"./{{build}}\", \"{{port}}\"]\n[grid]\nbuild = [" + builds + "]\n")
+	}
+	c, err := Parse(filepath.Join(dir, "gate.toml"), cfg(`"old", "new"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"./old": filepath.Join(dir, "old"), "./new": filepath.Join(dir, "new")}
+	if !reflect.DeepEqual(c.Target.Programs, want) || c.Target.Command[0] != "./{{build}}" {
+		t.Errorf("Programs %v, Command[0] %q; want %v and the template kept", c.Target.Programs, c.Target.Command[0], want)
+	}
+	_, err = Parse(filepath.Join(dir, "gate.toml"), cfg(`"old", "gone"`))
+	if err == nil || !strings.Contains(err.Error(), `target.command[0] = "./{{build}}" ("./gone" after substitution): no executable found at `+filepath.Join(dir, "gone")) {
+		t.Errorf("a missing build: err = %v", err)
 	}
 }
 

@@ -39,6 +39,6 @@ rounds = 3
 	// 3 linear_memory_keep_resident=64KiB memory_init_cow=false
 	// baseline: linear_memory_keep_resident=0 memory_init_cow=true
 	// fixed: map[touch:64KiB]
-	// levels: [1 16] slots: 5 estimate: 1m50s
+	// levels: [1 16] slots: 5 estimate: 2m30s
 	// keep.toml: unknown key "load.concurency" (did you mean "load.concurrency"?)
 }
