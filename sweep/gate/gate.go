@@ -107,9 +107,9 @@ type Row struct {
 // Result is a gate's verdict: Check's (Paired, one run) or Compare's
 // (two runs).
 type Result struct {
-	Paired    bool   `json:"paired"`
-	Baseline  string `json:"baseline,omitempty"`  // Check: the baseline config
-	Candidate string `json:"candidate,omitempty"` // Check: the candidate config
+	Paired    bool     `json:"paired"`
+	Baseline  string   `json:"baseline,omitempty"`  // Check: the baseline config
+	Candidate string   `json:"candidate,omitempty"` // Check: the candidate config
 	Rows      []Row    `json:"rows"`
 	Regressed bool     `json:"regressed"` // some row regressed
 	Notes     []string `json:"notes"`     // caveats about the runs as a whole (unpaired, environments, an incomplete run)
