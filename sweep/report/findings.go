@@ -66,7 +66,7 @@ func (m *mdWriter) decisionWords() string {
 	n, conf := 0, ""
 	for _, c := range m.s.Cells {
 		for m, d := range c.VsBaseline {
-			if c.AA || d.Correction == "" || (m == sweep.MetricSuccessRPS && d == c.VsBaseline[sweep.MetricRPS]) {
+			if c.AA || d.Correction == "" || (m == sweep.MetricSuccessRPS && d.Correction == c.VsBaseline[sweep.MetricRPS].Correction) {
 				continue // the control, or success RPS decided with RPS
 			}
 			n++
