@@ -44,12 +44,15 @@ func DefaultThresholds() Thresholds {
 // runs of one unchanged build on the same machine before Compare calls it
 // a regression: measured on this project's 2-vCPU VM (BENCHMARKS.md,
 // 2026-12-03) at CPU/req +4–5%, RPS −6…−12% and p99 ×2–3 between runs
-// minutes apart. A cross-run check can see no smaller change than this.
+// minutes apart, and RPS at c=16 −21…−27% for every config alike when
+// other work shared the machine during one of the runs (throughput is
+// what the server gets of its CPU; CPU per request is not). A cross-run
+// check can see no smaller change than this.
 func DefaultDrift() Thresholds {
 	return Thresholds{
 		sweep.MetricCPUPerReq:  0.07,
-		sweep.MetricRPS:        0.15,
-		sweep.MetricSuccessRPS: 0.15,
+		sweep.MetricRPS:        0.30,
+		sweep.MetricSuccessRPS: 0.30,
 		sweep.MetricP99:        2.0,
 	}
 }

@@ -1,0 +1,139 @@
+// Command bench-verdict prints issue 16's figures from repeated runs of
+// bench/verdict.toml (and, for the cross-run check against a slower
+// build, of bench/verdict10.toml): how often an identical config was
+// called better or worse (runs with any false verdict), how often the
+// planted +5% build was called worse per level, how the in-run gate
+// judged an unchanged and the +5% build, and how the cross-run check
+// judged consecutive pairs of unchanged runs and unchanged-vs-+10% pairs.
+//
+//	bench-verdict [-slow10 DIR,...] RUN_DIR...
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/gate"
+	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/rundir"
+)
+
+// identical are the configs of bench/verdict.toml that are the baseline's
+// server under another name: any verdict on them is false.
+var identical = []string{"build=same1", "build=same2", "build=same3"}
+
+const slow = "build=plus5"
+
+func main() {
+	slow10 := flag.String("slow10", "", "comma-separated run directories of bench/verdict10.toml (every build 10% slower)")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: bench-verdict [-slow10 DIR,...] RUN_DIR...")
+		os.Exit(2)
+	}
+	var runs []sweep.Summary
+	var dirs []string
+	falseRuns, falseCalls, calls := 0, 0, 0
+	power := map[int]int{}
+	var resolution = map[int][]float64{}
+	gateSame, gateSlow := 0, 0
+	for _, dir := range flag.Args() {
+		s, err := rundir.ReadSummary(dir)
+		if err != nil || !s.Complete {
+			fmt.Fprintf(os.Stderr, "skipping %s: incomplete or unreadable (%v)\n", dir, err)
+			continue
+		}
+		ws, err := results.Read(filepath.Join(dir, rundir.ResultsFile))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		runs, dirs = append(runs, s), append(dirs, dir)
+		bad := false
+		for _, c := range s.Cells {
+			if slices.Contains(identical, c.Config) {
+				for _, d := range c.VsBaseline {
+					calls++
+					if d.Verdict == sweep.VerdictBetter || d.Verdict == sweep.VerdictWorse {
+						falseCalls++
+						bad = true
+						fmt.Printf("false verdict: %s %s c=%d %+.1f%% [%+.1f%%, %+.1f%%]\n", filepath.Base(dir), c.Config, c.Concurrency,
+							100*d.Estimate, 100**d.CILow, 100**d.CIHigh)
+					}
+				}
+				if r := c.VsBaseline[sweep.MetricCPUPerReq].Resolution; r != nil {
+					resolution[c.Concurrency] = append(resolution[c.Concurrency], *r)
+				}
+			}
+			if c.Config == slow && c.VsBaseline[sweep.MetricCPUPerReq].Verdict == sweep.VerdictWorse {
+				power[c.Concurrency]++
+			}
+		}
+		if bad {
+			falseRuns++
+		}
+		for sel, n := range map[string]*int{"build=same1": &gateSame, slow: &gateSlow} {
+			g, err := gate.Check(s, ws, sel, gate.DefaultThresholds())
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			if g.Regressed {
+				*n++
+			}
+		}
+	}
+	n := len(runs)
+	fmt.Printf("runs: %d (%s … %s)\n", n, filepath.Base(dirs[0]), filepath.Base(dirs[n-1]))
+	fmt.Printf("runs with a false verdict (3 identical configs × 2 levels × 4 metrics each): %d of %d; false calls %d of %d\n", falseRuns, n, falseCalls, calls)
+	for _, l := range runs[0].Plan.Concurrency {
+		fmt.Printf("+5%% build called worse (CPU/req) at c=%d: %d of %d\n", l, power[l], n)
+		r := resolution[l]
+		slices.Sort(r)
+		if len(r) > 0 {
+			fmt.Printf("resolution of an identical config's CPU/req at c=%d: median ±%.1f%% (range ±%.1f … ±%.1f%%)\n", l, 100*r[len(r)/2], 100*r[0], 100*r[len(r)-1])
+		}
+	}
+	fmt.Printf("in-run gate, unchanged build (same1): passed %d of %d\n", n-gateSame, n)
+	fmt.Printf("in-run gate, +5%% build (plus5): failed %d of %d\n", gateSlow, n)
+	pass := 0
+	for i := 1; i < n; i++ {
+		r, err := gate.Compare(runs[i-1], runs[i], nil, nil)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		if !r.Regressed {
+			pass++
+		} else {
+			fmt.Printf("cross-run fail: %s → %s\n", filepath.Base(dirs[i-1]), filepath.Base(dirs[i]))
+		}
+	}
+	fmt.Printf("cross-run check, consecutive unchanged runs: passed %d of %d pairs\n", pass, n-1)
+	if *slow10 != "" {
+		fails, pairs := 0, 0
+		for i, d := range strings.Split(*slow10, ",") {
+			s, err := rundir.ReadSummary(d)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			old := runs[(n-1-i+n)%n] // the latest unchanged runs
+			r, err := gate.Compare(old, s, nil, nil)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			pairs++
+			if r.Regressed {
+				fails++
+			}
+		}
+		fmt.Printf("cross-run check, unchanged → +10%% build: failed %d of %d pairs\n", fails, pairs)
+	}
+}
