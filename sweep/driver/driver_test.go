@@ -133,6 +133,8 @@ warmup = "300ms"
 duration = "1500ms"
 rounds = 2
 aa = false
+[run]
+restarts = "never" # written for one process per slot
 `, bins.truth))
 	low := cell(t, s, "burn_us=1000", 1).CPUUsPerReq
 	high := cell(t, s, "burn_us=3000", 1).CPUUsPerReq
@@ -167,6 +169,8 @@ concurrency = [1, 8]
 warmup = "300ms"
 duration = "1s"
 rounds = 2
+[run]
+restarts = "never" # written for one process per slot
 `)
 	if want := 3 * 2 * 2; len(ws) != want {
 		t.Fatalf("results.jsonl has %d windows, want %d", len(ws), want)

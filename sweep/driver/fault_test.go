@@ -177,6 +177,7 @@ slice = %q
 rounds = 4
 aa = false
 [run]
+restarts = "never" # written for one process per slot
 max_restarts = 1
 `, bins.burner, slice))
 	if fr.err != nil {
@@ -244,6 +245,7 @@ duration = "300ms"
 rounds = 3
 aa = false
 [run]
+restarts = "never" # written for one process per slot
 max_restarts = 1
 `, bins.burner))
 	if fr.err != nil {
@@ -315,6 +317,8 @@ concurrency = [1]
 warmup = "100ms"
 duration = "300ms"
 rounds = 2
+[run]
+restarts = "never" # written for one process per slot
 `, script))
 	if fr.err != nil {
 		t.Fatalf("Run: %v", fr.err)
@@ -367,6 +371,8 @@ warmup = "100ms"
 duration = "200ms"
 rounds = 6
 aa = false
+[run]
+restarts = "never" # written for one process per slot
 `, bins.truth)
 	cfgDir := t.TempDir()
 	out := filepath.Join(mnt, "run")
@@ -633,6 +639,8 @@ warmup = "100ms"
 duration = "300ms"
 rounds = 4
 aa = false
+[run]
+restarts = "never" # written for one process per slot
 `, bins.truth)
 }
 
@@ -702,6 +710,8 @@ warmup = "100ms"
 duration = "300ms"
 rounds = 4
 aa = false
+[run]
+restarts = "never" # written for one process per slot
 `, bins.truth))
 	p.waitWindows(t, 1)
 	children, groups := p.servers(t)

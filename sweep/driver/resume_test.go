@@ -31,6 +31,8 @@ warmup = "100ms"
 duration = "300ms"
 rounds = 5
 aa = false
+[run]
+restarts = "never" # written for one process per slot
 `, bins.truth)
 	cfg := loadConfig(t, dir, toml)
 	out := filepath.Join(dir, "run")

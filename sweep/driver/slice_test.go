@@ -23,6 +23,7 @@ duration = "600ms"
 slice = "100ms"
 rounds = 2
 [run]
+restarts = "never" # written for one process per slot
 keep_awake = false
 `)
 	if want := 3 * 2 * 2; len(ws) != want {
