@@ -271,8 +271,9 @@ func TestDryRun(t *testing.T) {
 	if !strings.Contains(r.stdout, "estimated wall time: ") || !strings.Contains(r.stdout, "(baseline)") {
 		t.Errorf("dry run printed no plan:\n%s", r.stdout)
 	}
-	// grid.toml sets no load.slice: the default interleaves its windows.
-	if !strings.Contains(r.stdout, "window 2s (interleaved: 40 pieces of 50ms), restarts never\n") {
+	// grid.toml sets no load.slice or run.restarts: the defaults interleave
+	// its windows and start every window's server afresh.
+	if !strings.Contains(r.stdout, "window 1s (interleaved: 20 pieces of 50ms), restarts round\n") {
 		t.Errorf("dry run does not say how windows are measured:\n%s", r.stdout)
 	}
 	// run.keep_awake defaults to true.
