@@ -66,7 +66,15 @@ func printPlan(w io.Writer, c *config.Config) {
 	if n := c.Load.Slices(); n > 1 {
 		window += fmt.Sprintf(" (interleaved: %d pieces of %s)", n, c.Load.Piece())
 	}
-	fmt.Fprintf(w, "rounds: %d, warmup %s, window %s, restarts %s\n", c.Load.Rounds, c.Load.Warmup, window, c.Run.Restarts)
+	rounds := fmt.Sprint(c.Load.Rounds)
+	if c.Load.Auto {
+		rounds = fmt.Sprintf("auto (%d to %d per level, added only where the objective is not resolved to ±%g%%", driver.AutoMin(c), c.Load.MaxRounds, 100*c.Analysis.Resolve)
+		if c.Run.Budget > 0 {
+			rounds += fmt.Sprintf(", within run.budget %s", c.Run.Budget)
+		}
+		rounds += "; the estimate below is the most it can take)"
+	}
+	fmt.Fprintf(w, "rounds: %s, warmup %s, window %s, restarts %s\n", rounds, c.Load.Warmup, window, c.Run.Restarts)
 	fmt.Fprintf(w, "windows: %d measured + %d warmups\n", schedule.Measured(steps), len(steps)-schedule.Measured(steps))
 	awake := ""
 	if c.Run.KeepAwake && len(c.Run.ServerCPUs) > 0 && len(c.Run.LoadCPUs) > 0 {

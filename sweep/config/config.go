@@ -177,8 +177,18 @@ type LoadSpec struct {
 	// Timeout (timeout) is the per-request timeout. Default 5s.
 	Timeout time.Duration
 	// Rounds (rounds) is the number of measured rounds, 1..1000; in each
-	// round every slot gets one window per level. Default 5.
+	// round every slot gets one window per level. Default DefaultRounds.
+	// With rounds = "auto" it is MaxRounds, the most a level may take.
 	Rounds int
+	// Auto (rounds = "auto") adds rounds, one at a time after MinRounds,
+	// only for the configs whose comparison is not yet resolved to
+	// analysis.resolve, up to MaxRounds and within run.budget.
+	Auto bool
+	// MinRounds and MaxRounds (min_rounds, max_rounds) bound an automatic
+	// run's rounds per level: defaults 0 (one more than the fewest pairs
+	// for any verdict under the run's correction; the driver's AutoMin)
+	// and 30.
+	MinRounds, MaxRounds int
 	// Slice (slice) interleaves the windows of a round: each slot's window
 	// is measured as Slices() pieces of about Slice, taken from the slots
 	// in turn (the order reversed every other pass), so that the machine's
@@ -206,6 +216,9 @@ type LoadSpec struct {
 
 // Run is the [run] table.
 type Run struct {
+	// Budget (budget) bounds an automatic run (load.rounds = "auto"): no
+	// round is started that the estimate says would end past it. 0 = none.
+	Budget time.Duration
 	// ServerCPUs (server_cpus) pins every server process, LoadCPUs
 	// (load_cpus) the driver and load generator. CPU lists in the kernel's
 	// format ("0", "2-3", "0,2"), as a string or a single integer; every
@@ -259,6 +272,10 @@ type Analysis struct {
 	// verdicts: the chance that no comparison of the run is called better
 	// or worse falsely is at least this. 0.5 ≤ confidence < 1, default 0.95.
 	Confidence float64
+	// Resolve (resolve) is the resolution rounds = "auto" works towards:
+	// a change of the objective metric it should be able to call, as a
+	// fraction; "2%" or 0.02. Default 0.02.
+	Resolve float64
 }
 
 // Slots returns the number of server slots: one per point, plus the A/A

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -55,7 +56,7 @@ func TestDefaults(t *testing.T) {
 	if !reflect.DeepEqual(c.Run, wantRun) {
 		t.Errorf("Run = %+v, want %+v", c.Run, wantRun)
 	}
-	wantAnalysis := Analysis{Objective: "cpu_per_req", TargetConcurrency: 16, CliffErrorRate: 0.001, Confidence: 0.95}
+	wantAnalysis := Analysis{Objective: "cpu_per_req", TargetConcurrency: 16, CliffErrorRate: 0.001, Confidence: 0.95, Resolve: 0.02}
 	if c.Analysis != wantAnalysis {
 		t.Errorf("Analysis = %+v, want %+v", c.Analysis, wantAnalysis)
 	}
@@ -137,7 +138,7 @@ cliff_error_rate = 0
 	if c.Run.Seed != -7 || c.Run.Restarts != "round" || c.Run.MaxRestarts != 0 || c.Run.KeepAwake || c.Run.ServerSched != "batch" {
 		t.Errorf("Run = %+v", c.Run)
 	}
-	want := Analysis{Objective: "success_rps", TargetConcurrency: 4, CliffErrorRate: 0, Confidence: 0.95}
+	want := Analysis{Objective: "success_rps", TargetConcurrency: 4, CliffErrorRate: 0, Confidence: 0.95, Resolve: 0.02}
 	if c.Analysis != want {
 		t.Errorf("Analysis = %+v, want %+v", c.Analysis, want)
 	}
@@ -289,6 +290,16 @@ path = "/work"
 	}
 	if !filepath.IsAbs(c.Target.Command[0]) || filepath.Base(c.Target.Command[0]) != "sh" {
 		t.Errorf("Command[0] = %q, want the absolute path of sh", c.Target.Command[0])
+	}
+}
+
+func TestAutoRoundsConfig(t *testing.T) {
+	c := parse(t, "[load]\nrounds = \"auto\"\nmax_rounds = 20\n[analysis]\nresolve = \"1.5%\"\n[run]\nbudget = \"4m\"\n")
+	if !c.Load.Auto || c.Load.MinRounds != 0 || c.Load.MaxRounds != 20 || c.Load.Rounds != 20 || c.Run.Budget != 4*time.Minute || math.Abs(c.Analysis.Resolve-0.015) > 1e-12 {
+		t.Errorf("Load %+v Run.Budget %v Resolve %v", c.Load, c.Run.Budget, c.Analysis.Resolve)
+	}
+	if c := parse(t, "[analysis]\nresolve = 0.03\n"); c.Load.Auto || c.Analysis.Resolve != 0.03 {
+		t.Errorf("numeric resolve: %v, auto %v", c.Analysis.Resolve, c.Load.Auto)
 	}
 }
 

@@ -23,7 +23,7 @@ func (p *parser) load(t *table) {
 	l.Warmup = t.duration("warmup", 2*time.Second)
 	l.Duration = t.duration("duration", 3*time.Second)
 	l.Timeout = t.duration("timeout", 5*time.Second)
-	l.Rounds = int(t.integer("rounds", DefaultRounds, 1, MaxRounds))
+	p.rounds(t)
 	l.Slice = p.slice(t, l.Duration)
 	l.AA = t.boolean("aa", true)
 	l.Method = t.oneOf("method", "GET", methods...)
@@ -123,4 +123,33 @@ func (p *parser) slice(t *table, duration time.Duration) time.Duration {
 		p.failf("%s = %q: want %s", key, s, want)
 	}
 	return d
+}
+
+// rounds reads load.rounds: an integer 1..MaxRounds, or "auto" with
+// load.min_rounds (default 0: one more than the fewest pairs with which
+// the run's correction allows any verdict, worked out by the driver) and
+// load.max_rounds (default 30).
+func (p *parser) rounds(t *table) {
+	l := &p.c.Load
+	v, ok := t.get("rounds")
+	if s, isStr := v.(string); ok && isStr {
+		if s != "auto" {
+			p.failf(`load.rounds = %q: want an integer from 1 to %d or "auto"`, s, MaxRounds)
+			return
+		}
+		l.Auto = true
+		l.MinRounds = int(t.integer("min_rounds", 0, 2, MaxRounds))
+		l.MaxRounds = int(t.integer("max_rounds", 30, 2, MaxRounds))
+		if p.err == nil && l.MinRounds > 0 && l.MaxRounds < l.MinRounds {
+			p.failf("load.max_rounds = %d: below load.min_rounds = %d", l.MaxRounds, l.MinRounds)
+		}
+		l.Rounds = l.MaxRounds
+		return
+	}
+	l.Rounds = int(t.integer("rounds", DefaultRounds, 1, MaxRounds))
+	for _, k := range []string{"min_rounds", "max_rounds"} {
+		if t.has(k) && p.err == nil {
+			p.failf(`load.%s: only with load.rounds = "auto"`, k)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 )
@@ -20,6 +21,12 @@ func (p *parser) run(t *table) {
 	r.MaxRestarts = int(t.integer("max_restarts", 3, 0, 1000))
 	r.KeepAwake = t.boolean("keep_awake", true)
 	r.ServerSched = t.oneOf("server_sched", "other", "other", "batch")
+	if t.has("budget") {
+		r.Budget = t.duration("budget", 0)
+		if p.err == nil && !p.c.Load.Auto {
+			p.failf(`run.budget: only with load.rounds = "auto"`)
+		}
+	}
 	p.cpus(t)
 }
 
@@ -95,6 +102,7 @@ func (p *parser) analysis(t *table) {
 	a.Objective = t.oneOf("objective", "cpu_per_req", "cpu_per_req", "success_rps")
 	a.CliffErrorRate = t.float("cliff_error_rate", 0.001, 0, 1)
 	a.Confidence = t.float("confidence", 0.95, 0.5, 1)
+	a.Resolve = p.fraction(t, "resolve", 0.02)
 	levels := p.c.Load.Concurrency
 	if p.err != nil || len(levels) == 0 {
 		return
@@ -112,4 +120,36 @@ func (p *parser) analysis(t *table) {
 		return
 	}
 	a.TargetConcurrency = int(n)
+}
+
+// fraction reads a fraction written as a number (0.02) or a percentage
+// string ("2%"), 0 < f < 1.
+func (p *parser) fraction(t *table, k string, def float64) float64 {
+	v, ok := t.get(k)
+	if !ok {
+		return def
+	}
+	want := `a fraction such as 0.02 or a percentage such as "2%", above 0 and below 1`
+	var f float64
+	switch x := v.(type) {
+	case float64:
+		f = x
+	case int64:
+		f = float64(x)
+	case string:
+		n, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(x), "%")), 64)
+		if err != nil || !strings.HasSuffix(strings.TrimSpace(x), "%") {
+			p.failf("%s = %q: want %s", t.key(k), x, want)
+			return def
+		}
+		f = n / 100
+	default:
+		t.wrongType(k, v, want)
+		return def
+	}
+	if !(f > 0 && f < 1) {
+		p.failf("%s = %s: want %s", t.key(k), show(v), want)
+		return def
+	}
+	return f
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/awake"
@@ -74,6 +75,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 
 	resPath := filepath.Join(o.Dir, rundir.ResultsFile)
 	done := map[sweep.WindowKey]bool{}
+	var seen []sweep.Window // every window on disk, for adaptive rounds
 	if o.Resume {
 		prev, err := results.Read(resPath)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -82,6 +84,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		for _, w := range prev {
 			done[w.Key()] = true
 		}
+		seen = prev
 	}
 	wr, err := results.Create(resPath)
 	if err != nil {
@@ -119,16 +122,26 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 			return err
 		}
 		prog.window(w)
+		seen = append(seen, w)
 		return nil
 	}
 	r.onStep = prog.step
-	runErr := schedule.Execute(ctx, steps, done, r, emit)
+	var runErr error
+	if c.Load.Auto {
+		// The plan grows as the run decides; the progress shows its
+		// upper bound (max_rounds everywhere).
+		a := &auto{c: c, slots: slots, done: done, r: r, emit: emit, ws: &seen, prog: prog, start: time.Now()}
+		steps, runErr = a.run(ctx)
+	} else {
+		runErr = schedule.Execute(ctx, steps, done, r, emit)
+	}
 	prog.finish()
 	r.stopAll()
 	if r.pinned != nil {
 		env.ServerPinned = r.pinned.String()
 	}
 
+	out.Planned = schedule.Measured(steps)
 	// Whatever happened, summarise what is on disk.
 	s, sumErr := WriteSummary(o.Dir, c, env, steps)
 	if sumErr != nil && runErr == nil {

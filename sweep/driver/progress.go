@@ -27,6 +27,7 @@ type progress struct {
 	lastPlain time.Time
 	cur       schedule.Step
 	remaining time.Duration
+	resolving string // rounds = "auto": what the current extra round resolves
 }
 
 const plainEvery = 10 * time.Second
@@ -96,8 +97,25 @@ func (p *progress) line() string {
 			what = fmt.Sprintf("round %d  all slots interleaved", p.cur.Round+1)
 		}
 	}
-	return fmt.Sprintf("%d/%d steps  c=%d %s  elapsed %s  ETA %s", p.doneSteps, p.total,
-		p.cur.Concurrency, what, time.Since(p.started).Round(time.Second), p.eta().Round(time.Second))
+	eta := "ETA " + p.eta().Round(time.Second).String()
+	if p.resolving != "" {
+		what += "  resolving " + p.resolving
+		eta = "at most " + p.eta().Round(time.Second).String() + " more"
+	}
+	return fmt.Sprintf("%d/%d steps  c=%d %s  elapsed %s  %s", p.doneSteps, p.total,
+		p.cur.Concurrency, what, time.Since(p.started).Round(time.Second), eta)
+}
+
+// note sets what the adaptive rounds are resolving ("" when none) and
+// prints it once as its own line.
+func (p *progress) note(resolving, line string) {
+	p.resolving = resolving
+	if p.w == nil || line == "" {
+		return
+	}
+	p.clear()
+	fmt.Fprintln(p.w, line)
+	p.draw(false)
 }
 
 func (p *progress) draw(final bool) {

@@ -79,6 +79,24 @@ func Plan(slots []Slot, concurrency []int, rounds int, seed int64) []Step {
 	return steps
 }
 
+// Round returns the measured steps of one more round of an adaptive run
+// at one level: slots are the ones still measured (the baseline and the
+// configs not yet resolved, in slot order), in an order rotated like
+// Plan's: position p runs slots[base[(p+round) mod n]], base a seeded
+// permutation of the n slots for (seed, concurrency).
+func Round(slots []Slot, concurrency, round int, seed int64) []Step {
+	n := len(slots)
+	if n == 0 {
+		return nil
+	}
+	base := permutation(n, seed, concurrency)
+	steps := make([]Step, 0, n)
+	for p := range n {
+		steps = append(steps, Step{Slot: slots[base[(p+round)%n]], Concurrency: concurrency, Round: round, Position: p})
+	}
+	return steps
+}
+
 // permutation returns a seeded permutation of 0..n-1 for one level.
 // The shuffle uses the PCG generator directly (its output is specified)
 // rather than rand.Rand.Perm, whose algorithm may change between Go

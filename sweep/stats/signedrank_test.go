@@ -127,3 +127,86 @@ func TestFamilyWiseRate(t *testing.T) {
 		t.Errorf("family-wise false-verdict rate %.2f%% > 6%%", 100*rate)
 	}
 }
+
+func TestSignFreeResolution(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	sample := func(n int, centre, sd float64) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = math.Abs(centre + sd*rng.NormFloat64())
+		}
+		return xs
+	}
+	const alpha = 0.01
+	if _, ok := signFreeResolution(sample(5, 0, 0.01), alpha, 0.02); ok {
+		t.Error("5 pairs at 1%: want no resolution (too few pairs)")
+	}
+	// Noise of 0.5%: resolved to 2% with 12 pairs.
+	if r, ok := signFreeResolution(sample(12, 0, 0.005), alpha, 0.02); !ok || r > 0.02 {
+		t.Errorf("small noise: resolution %v, %v; want ≤ 2%%", r, ok)
+	}
+	// Noise of 5%: not resolved to 2%.
+	if r, ok := signFreeResolution(sample(12, 0, 0.05), alpha, 0.02); !ok || r <= 0.02 {
+		t.Errorf("large noise: resolution %v, %v; want > 2%%", r, ok)
+	}
+	// A consistent +6% with 1% noise: decided by its magnitudes.
+	if r, ok := signFreeResolution(sample(12, 0.06, 0.01), alpha, 0.02); !ok || r != 0 {
+		t.Errorf("a large consistent effect: resolution %v, %v; want 0 (decided)", r, ok)
+	}
+}
+
+// TestAdaptiveFamilyWiseRate simulates adaptive runs of identical
+// configs — rounds added one at a time to the configs Unresolved names —
+// and wants the false-verdict rate of the final analysis within one point
+// of nominal, as for a fixed number of rounds.
+func TestAdaptiveFamilyWiseRate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 17))
+	configs := []string{base, aa, "kr=a", "kr=b", "kr=c"}
+	const runs = 400
+	bad := 0
+	for range runs {
+		var ws []sweep.Window
+		add := func(conc, round int, cs []string) {
+			drift := 0.05 * rng.NormFloat64()
+			for _, c := range cs {
+				sd := 0.01
+				if c == "kr=c" {
+					sd = 0.04 // one config far noisier: it takes more rounds
+				}
+				e := drift + sd*rng.NormFloat64()
+				ws = append(ws, win(c, conc, round, 100*math.Exp(e), rps(10000*math.Exp(-e))))
+			}
+		}
+		for _, conc := range []int{1, 16} {
+			for round := range 8 {
+				add(conc, round, configs)
+			}
+			for round := 8; round < 30; round++ {
+				p := Unresolved(ws, Options{Baseline: base, AA: aa}, conc, sweep.MetricCPUPerReq, 0.02, 0.05/12)
+				if len(p) == 0 {
+					break
+				}
+				cs := []string{base}
+				for _, x := range p {
+					cs = append(cs, x.Config)
+				}
+				add(conc, round, cs)
+			}
+		}
+		a := Analyze(ws, Options{Baseline: base, AA: aa})
+		for _, c := range a.Cells {
+			for _, d := range c.VsBaseline {
+				if !c.AA && (d.Verdict == sweep.VerdictBetter || d.Verdict == sweep.VerdictWorse) {
+					bad++
+					goto next
+				}
+			}
+		}
+	next:
+	}
+	rate := float64(bad) / runs
+	t.Logf("adaptive runs with a false verdict: %d of %d (%.1f%%)", bad, runs, 100*rate)
+	if rate > 0.06 {
+		t.Errorf("adaptive family-wise false-verdict rate %.1f%% > 6%%", 100*rate)
+	}
+}

@@ -1,0 +1,127 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/schedule"
+	"github.com/sweep-dev/sweep/sweep/stats"
+)
+
+// auto runs an adaptive plan (load.rounds = "auto"): at each level
+// min_rounds rounds of every slot, then one round at a time of the
+// baseline and the configs stats.Unresolved still names (the stopping
+// rule reads only the magnitudes of the paired changes, so the verdicts'
+// error rate holds), until none is left, max_rounds is reached, or the
+// next round would overrun run.budget (the minimum rounds of the levels
+// still to come are reserved). It returns the steps it ran.
+type auto struct {
+	c     *config.Config
+	slots []schedule.Slot
+	done  map[sweep.WindowKey]bool
+	r     schedule.Runner
+	emit  func(sweep.Window) error
+	ws    *[]sweep.Window // every window so far, this run's and a resumed run's
+	prog  *progress
+	start time.Time
+}
+
+// AutoMin is an adaptive run's rounds per level before any is added:
+// load.min_rounds, or when unset one more than the fewest pairs with which
+// the signed-rank test can reach the correction's strictest level.
+func AutoMin(c *config.Config) int {
+	if c.Load.MinRounds > 0 {
+		return c.Load.MinRounds
+	}
+	return min(stats.MinPairs((1-c.Analysis.Confidence)/float64(familySize(c)))+1, c.Load.MaxRounds)
+}
+
+// familySize is the number of comparisons the run's verdicts will be
+// corrected for: candidates × levels × 3 metrics (success RPS counts with
+// RPS when there are no errors).
+func familySize(c *config.Config) int {
+	return max(1, (len(c.Points)-1)*len(c.Load.Concurrency)*3)
+}
+
+func (a *auto) run(ctx context.Context) ([]schedule.Step, error) {
+	c := a.c
+	var all []schedule.Step
+	alpha := (1 - c.Analysis.Confidence) / float64(familySize(c))
+	metric := sweep.MetricCPUPerReq
+	if c.Analysis.Objective == stats.ObjectiveSuccessRPS {
+		metric = sweep.MetricSuccessRPS
+	}
+	opts := stats.Options{Baseline: BaselineLabel(c), AA: AALabel(c)}
+	windows := 0 // windows measured by this process, for the budget's rate
+	for li, conc := range c.Load.Concurrency {
+		minRounds := AutoMin(c)
+		first := schedule.Plan(a.slots, []int{conc}, minRounds, c.Run.Seed)
+		if c.Run.Restarts == config.RestartsRound {
+			first = slices.DeleteFunc(first, func(s schedule.Step) bool { return s.Warmup })
+		}
+		all = append(all, first...) // before running: an interrupted round leaves the run incomplete
+		if err := a.exec(ctx, first, &windows); err != nil {
+			return all, err
+		}
+		for round := minRounds; round < c.Load.MaxRounds; round++ {
+			pending := stats.Unresolved(*a.ws, opts, conc, metric, c.Analysis.Resolve, alpha)
+			if len(pending) == 0 {
+				break
+			}
+			next := a.subset(pending)
+			steps := schedule.Round(next, conc, round, c.Run.Seed)
+			if c.Run.Budget > 0 && windows > 0 {
+				per := time.Since(a.start) / time.Duration(windows)
+				reserve := time.Duration((len(c.Load.Concurrency)-li-1)*len(a.slots)*minRounds) * per
+				if time.Since(a.start)+time.Duration(len(steps))*per+reserve > c.Run.Budget {
+					a.prog.note("", fmt.Sprintf("c=%d: run.budget %s reached after %d rounds; still unresolved: %s", conc, c.Run.Budget, round, pendingText(pending, c.Analysis.Resolve)))
+					break
+				}
+			}
+			a.prog.note(pendingText(pending, c.Analysis.Resolve), "")
+			all = append(all, steps...)
+			if err := a.exec(ctx, steps, &windows); err != nil {
+				return all, err
+			}
+		}
+		a.prog.note("", "")
+	}
+	return all, nil
+}
+
+// exec runs steps, counting the windows this process measured.
+func (a *auto) exec(ctx context.Context, steps []schedule.Step, windows *int) error {
+	return schedule.Execute(ctx, steps, a.done, a.r, func(w sweep.Window) error {
+		*windows++
+		return a.emit(w)
+	})
+}
+
+// subset is the baseline's slot and the pending configs' slots, in slot order.
+func (a *auto) subset(pending []stats.Pending) []schedule.Slot {
+	var out []schedule.Slot
+	for _, s := range a.slots {
+		if s.Baseline || slices.ContainsFunc(pending, func(p stats.Pending) bool { return p.Config == s.Config }) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// pendingText names the unresolved configs: "64KiB ±3.1% (9 pairs)".
+func pendingText(ps []stats.Pending, resolve float64) string {
+	var parts []string
+	for _, p := range ps {
+		res := "no interval yet"
+		if p.Resolution < 1e9 {
+			res = fmt.Sprintf("±%.1f%%", 100*p.Resolution)
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%d pairs)", p.Config, res, p.Pairs))
+	}
+	return fmt.Sprintf("%d to ±%.1f%%: %s", len(ps), 100*resolve, strings.Join(parts, ", "))
+}
