@@ -20,7 +20,7 @@ const (
 	// restarts = "round": grid.toml took 289 s for 270 s of measuring and
 	// warming, over 180 starts (2026-12-03).
 	restartOverhead = 100 * time.Millisecond
-	stepOverhead  = 10 * time.Millisecond  // probes, generator setup, results append
+	stepOverhead    = 10 * time.Millisecond // probes, generator setup, results append
 )
 
 // estimate is the expected wall time of the run: every window not in done
