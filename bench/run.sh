@@ -7,8 +7,9 @@
 #
 #   bench/run.sh [PART...]   PART: all (default) = micro host load aa interleave cost truth,
 #                            then figures; each part can be run alone, and
-#                            explore (item 3's other method variants) and
-#                            window (item 3's noise vs window and piece) too
+#                            explore (item 3's other method variants),
+#                            window (item 3's noise vs window and piece) and
+#                            verdict (issue 16's error rates, ~75 min) too
 #   bench/run.sh rss [DUR [CONFIG]]  item 4's long run: sweep CONFIG (default
 #                            bench/long.toml) for DUR (default 30m),
 #                            driver RSS sampled every 10 s (not part of all)
@@ -233,6 +234,28 @@ part_rss() {
 	wait || true
 }
 
+# part_verdict is issue 16's error-rate, power and gate figures (not part
+# of all; about 75 min at the default 20 runs): BENCH_VERDICT_RUNS runs of
+# bench/verdict.toml (4 identical builds + the A/A twin + a +5% build),
+# then 3 of bench/verdict10.toml (every build +10%) for the cross-run
+# check, then bench-verdict's table.
+part_verdict() {
+	local n=${BENCH_VERDICT_RUNS:-20} i slow=""
+	go build -o bin/bench-burner ./sweep/driver/testdata/burner
+	go build -o bin/bench-verdict ./bench/verdict
+	quiet verdict
+	for i in $(seq -w 1 "$n"); do
+		log "verdict: run $i of $n"
+		./bin/sweep -config bench/verdict.toml -out "$OUT/verdict-$i" -q >/dev/null
+	done
+	for i in 1 2 3; do
+		log "verdict: +10% build, run $i of 3"
+		./bin/sweep -config bench/verdict10.toml -out "$OUT/verdict10-$i" -q >/dev/null
+		slow="$slow${slow:+,}$OUT/verdict10-$i"
+	done
+	bin/bench-verdict -slow10 "$slow" "$OUT"/verdict-[0-9]* | tee "$OUT/verdict.txt"
+}
+
 part_figures() {
 	bin/bench-figures "$OUT" | tee "$OUT/figures.md"
 	log "figures in $OUT/figures.md"
@@ -247,8 +270,8 @@ all) set -- micro host load aa interleave cost truth ;;
 esac
 for p in "$@"; do
 	case "$p" in
-	micro | host | load | aa | interleave | window | explore | cost | truth | figures) "part_$p" ;;
-	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
+	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | figures) "part_$p" ;;
+	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
 	esac
 done
 [ "${!#}" = figures ] || part_figures

@@ -74,7 +74,11 @@ type Plan struct {
 	TargetConc  int           `json:"target_concurrency"`
 	CliffRate   float64       `json:"cliff_error_rate"`
 	Confidence  float64       `json:"confidence"` // family-wise confidence of the verdicts (analysis.confidence)
-	Restarts    string        `json:"restarts"`   // "never" or "round"
+	// RoundsAuto is set for load.rounds = "auto": Rounds is then
+	// max_rounds, Resolve the resolution the rounds were added towards.
+	RoundsAuto bool    `json:"rounds_auto,omitempty"`
+	Resolve    float64 `json:"resolve,omitempty"`
+	Restarts   string  `json:"restarts"` // "never" or "round"
 	// Slices is the number of interleaved pieces each window is measured
 	// in (load.slice); 1 (or 0 in summaries written before it existed)
 	// for one continuous piece.

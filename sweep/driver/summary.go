@@ -46,6 +46,10 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 		Confidence:        c.Analysis.Confidence,
 		SameProcess:       c.Run.Restarts == config.RestartsNever,
 	})
+	resolve := 0.0
+	if c.Load.Auto {
+		resolve = c.Analysis.Resolve
+	}
 	s := sweep.Summary{
 		SchemaVersion: sweep.SchemaVersion,
 		Name:          c.Name,
@@ -58,7 +62,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 			Slots: len(Slots(c)), Windows: planned, Measured: len(seen),
 			Objective: c.Analysis.Objective, TargetConc: target,
 			CliffRate: c.Analysis.CliffErrorRate, Confidence: c.Analysis.Confidence, Restarts: c.Run.Restarts,
-			Slices: c.Load.Slices(),
+			Slices: c.Load.Slices(), RoundsAuto: c.Load.Auto, Resolve: resolve,
 		},
 		Baseline:       BaselineLabel(c),
 		AAConfig:       AALabel(c),

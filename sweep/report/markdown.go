@@ -195,8 +195,12 @@ func (m *mdWriter) plan() {
 		lv[i] = strconv.Itoa(c)
 	}
 	m.f("- Concurrency: %s closed-loop connections.\n", strings.Join(lv, ", "))
-	m.f("- Rounds: %d per level; in each round every slot gets one %s window after a %s warmup, slot order rotated",
-		p.Rounds, p.Duration, p.Warmup)
+	rounds := fmt.Sprintf("%d per level", p.Rounds)
+	if p.RoundsAuto {
+		rounds = fmt.Sprintf("adaptive, up to %d per level, added only for configs not yet resolved to ±%g%% (each cell's rounds say how many it took)", p.Rounds, 100*p.Resolve)
+	}
+	m.f("- Rounds: %s; in each round every slot gets one %s window after a %s warmup, slot order rotated",
+		rounds, p.Duration, p.Warmup)
 	if p.Slices > 1 {
 		m.f("; the round's windows measured interleaved, each in %d pieces of %s taken from the slots in turn"+
 			" (paired changes cancel the machine's drift; absolute CPU/req and RPS are those of servers loaded in bursts,"+
