@@ -50,6 +50,7 @@ type Environment struct {
 	Kernel          string `json:"kernel"`
 	GoVersion       string `json:"go_version"`
 	WasmtimeVersion string `json:"wasmtime_version"`
+	SweepVersion    string `json:"sweep_version,omitempty"` // the sweep binary's module version and VCS revision ("+dirty" when built from a modified tree)
 	Target          string `json:"target"`                 // "builtin" or "command"
 	ServerCPUs      string `json:"server_cpus"`            // as configured
 	LoadCPUs        string `json:"load_cpus"`              // as configured

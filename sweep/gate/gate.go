@@ -212,6 +212,7 @@ func envDiffs(o, n sweep.Environment) []string {
 		{"kernel", o.Kernel, n.Kernel},
 		{"Go", o.GoVersion, n.GoVersion},
 		{"Wasmtime", o.WasmtimeVersion, n.WasmtimeVersion},
+		{"sweep", o.SweepVersion, n.SweepVersion},
 		{"server CPUs", o.ServerPinned, n.ServerPinned},
 		{"load CPUs", o.LoadPinned, n.LoadPinned},
 	} {
