@@ -51,13 +51,13 @@ type Environment struct {
 	GoVersion       string `json:"go_version"`
 	WasmtimeVersion string `json:"wasmtime_version"`
 	SweepVersion    string `json:"sweep_version,omitempty"` // the sweep binary's module version and VCS revision ("+dirty" when built from a modified tree)
-	Target          string `json:"target"`                 // "builtin" or "command"
-	ServerCPUs      string `json:"server_cpus"`            // as configured
-	LoadCPUs        string `json:"load_cpus"`              // as configured
-	ServerPinned    string `json:"server_pinned"`          // read back from /proc (Cpus_allowed_list) of a server
-	LoadPinned      string `json:"load_pinned"`            // read back for the driver itself
-	AwakeCPUs       string `json:"awake_cpus,omitempty"`   // CPUs kept awake by spinners (run.keep_awake); "" = none
-	ServerSched     string `json:"server_sched,omitempty"` // servers' scheduling policy when not "other" (run.server_sched)
+	Target          string `json:"target"`                  // "builtin" or "command"
+	ServerCPUs      string `json:"server_cpus"`             // as configured
+	LoadCPUs        string `json:"load_cpus"`               // as configured
+	ServerPinned    string `json:"server_pinned"`           // read back from /proc (Cpus_allowed_list) of a server
+	LoadPinned      string `json:"load_pinned"`             // read back for the driver itself
+	AwakeCPUs       string `json:"awake_cpus,omitempty"`    // CPUs kept awake by spinners (run.keep_awake); "" = none
+	ServerSched     string `json:"server_sched,omitempty"`  // servers' scheduling policy when not "other" (run.server_sched)
 }
 
 // Plan is what the run was asked to do.
