@@ -72,9 +72,8 @@ func (o Option) allowed() string {
 	return "unsupported kind"
 }
 
-// parse converts value to the option's Go type: uint32, uint64,
-// units.Size, bool or time.Duration.
-func (o Option) parse(value string) (any, error) {
+// parse converts value to the option's raw value (see Settings.Value).
+func (o Option) parse(value string) (uint64, error) {
 	fail := func(cause error) error {
 		msg := fmt.Sprintf("%s = %q: %s", o.Name, value, o.allowed())
 		if hint := sizeHint(o.Kind, value); hint != "" {
@@ -87,37 +86,37 @@ func (o Option) parse(value string) (any, error) {
 	case Count:
 		n, err := strconv.ParseUint(v, 10, 32)
 		if err != nil || n < o.min {
-			return nil, fail(err)
+			return 0, fail(err)
 		}
-		return uint32(n), nil
+		return n, nil
 	case Int:
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil || n < o.min {
-			return nil, fail(err)
+			return 0, fail(err)
 		}
 		return n, nil
 	case Size:
 		n, err := units.ParseSize(v)
 		if err != nil || uint64(n) < o.min || (o.max > 0 && uint64(n) > o.max) {
-			return nil, fail(err)
+			return 0, fail(err)
 		}
-		return n, nil
+		return uint64(n), nil
 	case Bool:
 		switch v {
 		case "true":
-			return true, nil
+			return 1, nil
 		case "false":
-			return false, nil
+			return 0, nil
 		}
-		return nil, fail(nil)
+		return 0, fail(nil)
 	case Duration:
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 {
-			return nil, fail(err)
+			return 0, fail(err)
 		}
-		return d, nil
+		return uint64(d), nil
 	}
-	return nil, fail(nil)
+	return 0, fail(nil)
 }
 
 // sizeHint explains the common mistake of SI units for sizes.
