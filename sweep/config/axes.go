@@ -8,6 +8,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/grid"
 	"github.com/sweep-dev/sweep/sweep/setting"
+	"github.com/sweep-dev/sweep/sweep/spelling"
 	"github.com/sweep-dev/sweep/sweep/units"
 )
 
@@ -72,7 +73,7 @@ func names(knobs bool) []string {
 
 // hintName suggests a close name in section, or lists the allowed ones.
 func hintName(section, name string, allowed []string) string {
-	if s := suggest(name, allowed); s != "" {
+	if s := spelling.Closest(name, allowed); s != "" {
 		return ` (did you mean "` + section + "." + s + `"?)`
 	}
 	return "; allowed: " + strings.Join(allowed, ", ")
