@@ -15,7 +15,7 @@ import (
 // fixed reads [workload] (knobs) and [settings] (Wasmtime options) of a
 // builtin target into Config.Fixed. A command target may have neither.
 func (p *parser) fixed(root *table) {
-	builtin := p.c.Target.Kind == KindBuiltin
+	builtin := p.c.Target.Kind == sweep.TargetBuiltin
 	p.c.Fixed = map[string]string{}
 	for _, section := range []string{"workload", "settings"} {
 		t := root.sub(section)
@@ -23,7 +23,7 @@ func (p *parser) fixed(root *table) {
 			return
 		}
 		if root.has(section) && !builtin {
-			p.failf("[%s]: only allowed with target.kind = %q; a command target takes its settings from its own command line", section, KindBuiltin)
+			p.failf("[%s]: only allowed with target.kind = %q; a command target takes its settings from its own command line", section, sweep.TargetBuiltin)
 			return
 		}
 		knobs := section == "workload"
@@ -96,7 +96,7 @@ func (p *parser) grid(t *table) {
 	if p.err != nil {
 		return
 	}
-	builtin := p.c.Target.Kind == KindBuiltin
+	builtin := p.c.Target.Kind == sweep.TargetBuiltin
 	for _, name := range p.keysOf(t) {
 		key := t.key(name)
 		if builtin {
@@ -156,7 +156,7 @@ func (p *parser) grid(t *table) {
 // command target, values that parse as sizes are compared as sizes and
 // everything else verbatim.
 func (p *parser) normalize(axis, v string) string {
-	if p.c.Target.Kind == KindBuiltin {
+	if p.c.Target.Kind == sweep.TargetBuiltin {
 		if o, ok := setting.Lookup(axis); ok {
 			s := strings.TrimSpace(v)
 			switch o.Kind {
