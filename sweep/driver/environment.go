@@ -24,7 +24,7 @@ func Environment(c *config.Config) sweep.Environment {
 		ServerCPUs:      c.Run.ServerCPUs.String(),
 		LoadCPUs:        c.Run.LoadCPUs.String(),
 	}
-	if c.Run.ServerSched != "other" {
+	if c.Run.ServerSched != sweep.SchedOther {
 		e.ServerSched = c.Run.ServerSched
 	}
 	e.Host, _ = os.Hostname()

@@ -178,6 +178,14 @@ func TestCompareBadThresholds(t *testing.T) {
 			t.Errorf("thresholds %v: err = %v, want a threshold error", th, err)
 		}
 	}
+	_, err := Compare(base, base, Thresholds{"latency": 0.1}, nil)
+	var unknown *sweep.UnknownMetricError
+	if !errors.As(err, &unknown) || unknown.Name != "latency" {
+		t.Errorf("unknown metric: err = %v, want a *sweep.UnknownMetricError naming it", err)
+	}
+	if want := `bad threshold: unknown metric "latency" (allowed: cpu_us_per_req, p99_ms, rps, success_rps)`; err == nil || err.Error() != want {
+		t.Errorf("unknown metric: err = %v, want %q", err, want)
+	}
 }
 
 func TestWriteTable(t *testing.T) {
