@@ -14,20 +14,25 @@ const (
 
 // SchemaVersion is summary.json's schema_version: 2 added the decision
 // interval fields of Delta (ci_low, ci_high, confidence, resolution,
-// correction, p, p_adjusted) and the A/A verdict "control".
-const SchemaVersion = 2
+// correction, p, p_adjusted) and the A/A verdict "control"; 3 the
+// reference server's cells (reference) and each cell's vs_reference.
+const SchemaVersion = 3
 
 // Summary is summary.json: the analysed run.
 type Summary struct {
-	SchemaVersion  int             `json:"schema_version"`
-	Name           string          `json:"name"`
-	Created        time.Time       `json:"created"`
-	Complete       bool            `json:"complete"` // every planned window was measured
-	Environment    Environment     `json:"environment"`
-	Plan           Plan            `json:"plan"`
-	Baseline       string          `json:"baseline"`  // config label of the baseline
-	AAConfig       string          `json:"aa_config"` // config label of the A/A twin, "" when aa = false
-	Cells          []Cell          `json:"cells"`
+	SchemaVersion int         `json:"schema_version"`
+	Name          string      `json:"name"`
+	Created       time.Time   `json:"created"`
+	Complete      bool        `json:"complete"` // every planned window was measured
+	Environment   Environment `json:"environment"`
+	Plan          Plan        `json:"plan"`
+	Baseline      string      `json:"baseline"`  // config label of the baseline
+	AAConfig      string      `json:"aa_config"` // config label of the A/A twin, "" when aa = false
+	Cells         []Cell      `json:"cells"`
+	// Reference holds the reference server's cells, one per level, when
+	// the run had one (run.reference); they are not among Cells: the
+	// reference is no config under test and gets no verdicts.
+	Reference      []Cell          `json:"reference,omitempty"`
 	Cliffs         []Cliff         `json:"cliffs"`
 	Tradeoffs      []Tradeoff      `json:"tradeoffs"`
 	Recommendation *Recommendation `json:"recommendation,omitempty"`
@@ -114,6 +119,12 @@ type Cell struct {
 	// AABand is the A/A twin's central 50% interval at this concurrency,
 	// keyed by metric name (the noise band the verdicts were judged by).
 	AABand map[Metric]Band `json:"aa_band,omitempty"`
+	// VsReference is the paired comparison against the run's reference
+	// server at this concurrency (run.reference), keyed by metric name,
+	// each interval at the run's confidence without correction: a
+	// description that drift between runs cancels in, for the cross-run
+	// check, never a verdict.
+	VsReference map[Metric]Delta `json:"vs_reference,omitempty"`
 	// Cliff is set when this cell is at or past its config's capacity cliff.
 	Cliff    *CellCliff `json:"cliff,omitempty"`
 	Warnings []Warning  `json:"warnings,omitempty"`

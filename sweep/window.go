@@ -7,14 +7,15 @@ import "time"
 // server process alone, over exactly the measured window (warmup excluded).
 type Window struct {
 	// Identity and schedule.
-	Config      string `json:"config"`      // config label (Point.Label, plus " [A/A]" for the twin)
-	Point       Point  `json:"point"`       // grid values of this slot
-	Slot        int    `json:"slot"`        // server process slot index
-	Baseline    bool   `json:"baseline"`    // this slot runs the baseline point
-	AA          bool   `json:"aa"`          // this slot is the baseline's A/A twin
-	Concurrency int    `json:"concurrency"` // closed-loop workers = keep-alive connections
-	Round       int    `json:"round"`       // 0-based round index
-	Position    int    `json:"position"`    // 0-based position of the slot within the round
+	Config      string `json:"config"`              // config label (Point.Label, plus " [A/A]" for the twin)
+	Point       Point  `json:"point"`               // grid values of this slot
+	Slot        int    `json:"slot"`                // server process slot index
+	Baseline    bool   `json:"baseline"`            // this slot runs the baseline point
+	AA          bool   `json:"aa"`                  // this slot is the baseline's A/A twin
+	Reference   bool   `json:"reference,omitempty"` // the run's reference server (run.reference): the built-in host at its defaults, the same in every run
+	Concurrency int    `json:"concurrency"`         // closed-loop workers = keep-alive connections
+	Round       int    `json:"round"`               // 0-based round index
+	Position    int    `json:"position"`            // 0-based position of the slot within the round
 
 	Start   time.Time `json:"start"`   // wall-clock start of the measured part
 	Seconds float64   `json:"seconds"` // time under load, from the monotonic clock (summed over slices)

@@ -243,6 +243,14 @@ type Run struct {
 	// slot has not been given up: the failed window stays on record, and
 	// the round keeps its pair. Default true.
 	Remeasure bool
+	// Reference (reference) adds a reference slot: sweep's own built-in
+	// host at its default settings and workload, measured in every round
+	// like a config but never judged. It does not change with the build
+	// under test, so two runs that both have it can be compared through
+	// it (each cell's paired change against its run's reference), which
+	// the drift of a machine's level between runs cancels in. Costs one
+	// slot's windows. Default false.
+	Reference bool
 	// KeepAwake (keep_awake) keeps the pinned server and load CPUs from
 	// going idle during the run with one SCHED_IDLE spinner process per CPU
 	// (package awake), so that requests do not wait for halted (virtual)

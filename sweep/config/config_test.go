@@ -101,6 +101,7 @@ restarts = "round"
 max_restarts = 0
 keep_awake = false
 remeasure = false
+reference = true
 server_sched = "batch"
 [analysis]
 objective = "success_rps"
@@ -136,7 +137,7 @@ cliff_error_rate = 0
 		!reflect.DeepEqual(c.Load.Headers, map[string]string{"X-Test": "1"}) {
 		t.Errorf("Load = %+v", c.Load)
 	}
-	if c.Run.Seed != -7 || c.Run.Restarts != "round" || c.Run.MaxRestarts != 0 || c.Run.KeepAwake || c.Run.Remeasure || c.Run.ServerSched != "batch" {
+	if c.Run.Seed != -7 || c.Run.Restarts != "round" || c.Run.MaxRestarts != 0 || c.Run.KeepAwake || c.Run.Remeasure || !c.Run.Reference || c.Run.ServerSched != "batch" {
 		t.Errorf("Run = %+v", c.Run)
 	}
 	want := Analysis{Objective: "success_rps", TargetConcurrency: 4, CliffErrorRate: 0, Confidence: 0.95, Resolve: 0.02}

@@ -21,6 +21,7 @@ func (p *parser) run(t *table) {
 	r.Restarts = choice(t, "restarts", sweep.RestartsRound, sweep.RestartsValues)
 	r.MaxRestarts = int(t.integer("max_restarts", 3, 0, 1000))
 	r.Remeasure = t.boolean("remeasure", true)
+	r.Reference = t.boolean("reference", false)
 	r.KeepAwake = t.boolean("keep_awake", true)
 	r.ServerSched = choice(t, "server_sched", sweep.SchedOther, sweep.Scheds)
 	if t.has("budget") {

@@ -99,11 +99,12 @@ func (a *auto) exec(ctx context.Context, steps []schedule.Step, windows *int) er
 	})
 }
 
-// subset is the baseline's slot and the pending configs' slots, in slot order.
+// subset is the baseline's slot, the reference's (every added round keeps
+// the cells' pairs with it) and the pending configs' slots, in slot order.
 func (a *auto) subset(pending []stats.Pending) []schedule.Slot {
 	var out []schedule.Slot
 	for _, s := range a.slots {
-		if s.Baseline || slices.ContainsFunc(pending, func(p stats.Pending) bool { return p.Config == s.Config }) {
+		if s.Baseline || s.Reference || slices.ContainsFunc(pending, func(p stats.Pending) bool { return p.Config == s.Config }) {
 			out = append(out, s)
 		}
 	}

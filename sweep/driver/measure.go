@@ -129,7 +129,7 @@ func (r *runner) begin(ctx context.Context, s schedule.Step) (*measurement, erro
 	st := r.slots[s.Slot.Index]
 	m := &measurement{st: st, lw: load.NewWindow(), cpusOK: true, w: sweep.Window{
 		Config: st.slot.Config, Point: st.slot.Point, Slot: st.slot.Index,
-		Baseline: st.slot.Baseline, AA: st.slot.AA,
+		Baseline: st.slot.Baseline, AA: st.slot.AA, Reference: st.slot.Reference,
 		Concurrency: s.Concurrency, Round: s.Round, Position: s.Position,
 		Start: time.Now().UTC(),
 	}}

@@ -129,14 +129,14 @@ func (r *runner) ensure(ctx context.Context, st *slotState) (bool, error) {
 	var lastErr error
 	for try := 0; try < 3; try++ {
 		port := 0
-		if r.c.Target.Kind == sweep.TargetCommand {
+		if commandSlot(r.c, st.slot) {
 			p, err := target.FreePort()
 			if err != nil {
 				return false, err
 			}
 			port = p
 		}
-		spec, err := serverSpec(r.c, r.o.Exe, st.slot.Point, port)
+		spec, err := serverSpec(r.c, r.o.Exe, st.slot, port)
 		if err != nil {
 			return false, err
 		}
@@ -152,7 +152,7 @@ func (r *runner) ensure(ctx context.Context, st *slotState) (bool, error) {
 			}
 			break
 		}
-		u, err := requestURL(r.c, st.slot.Point, port, srv.Addr)
+		u, err := requestURL(r.c, st.slot, port, srv.Addr)
 		if err != nil {
 			_ = srv.Stop(2 * time.Second)
 			return false, err
@@ -174,11 +174,16 @@ func (r *runner) generator(st *slotState, conc int) (*load.Generator, error) {
 		return g, nil
 	}
 	h := http.Header{}
-	for k, v := range r.c.Load.Headers {
-		h.Set(k, v)
+	method, body := r.c.Load.Method, []byte(r.c.Load.Body)
+	if st.slot.Reference {
+		method, body = http.MethodGet, nil // the reference takes the same request in every run
+	} else {
+		for k, v := range r.c.Load.Headers {
+			h.Set(k, v)
+		}
 	}
 	g, err := load.New(load.Options{
-		URL: st.url, Method: r.c.Load.Method, Body: []byte(r.c.Load.Body), Header: h,
+		URL: st.url, Method: method, Body: body, Header: h,
 		Concurrency: conc, Timeout: r.c.Load.Timeout, AllowRemote: r.c.Target.AllowRemote,
 	})
 	if err != nil {

@@ -17,8 +17,13 @@ import (
 // AASuffix marks the A/A twin's config label.
 const AASuffix = " [A/A]"
 
+// ReferenceLabel is the reference slot's config label (run.reference). No
+// grid point's label can be it: those are "axis=value ..." or "(default)".
+const ReferenceLabel = "[reference]"
+
 // Slots returns one server slot per grid point, in grid order, plus the
-// baseline's A/A twin (when aa = true) right after the baseline.
+// baseline's A/A twin (when aa = true) right after the baseline, and the
+// reference server last (when run.reference = true).
 func Slots(c *config.Config) []schedule.Slot {
 	var slots []schedule.Slot
 	for _, p := range c.Points {
@@ -28,7 +33,18 @@ func Slots(c *config.Config) []schedule.Slot {
 			slots = append(slots, schedule.Slot{Index: len(slots), Config: p.Label() + AASuffix, Point: p, AA: true})
 		}
 	}
+	if c.Run.Reference {
+		slots = append(slots, schedule.Slot{Index: len(slots), Config: ReferenceLabel, Point: sweep.Point{}, Reference: true})
+	}
 	return slots
+}
+
+// ReferenceArgv is the reference server's command line: the built-in
+// host at its defaults (the "workload" plugin with its default knobs,
+// Wasmtime's default pooling options), whatever the run's target. Its
+// cost is fixed by the sweep build alone, which summary.json records.
+func ReferenceArgv(exe string) []string {
+	return []string{exe, "serve", "-listen", "127.0.0.1:0", "-plugin", config.BuiltinPlugin}
 }
 
 // BaselineLabel and AALabel name the baseline and its twin.
@@ -42,12 +58,22 @@ func AALabel(c *config.Config) string {
 	return c.Baseline.Label() + AASuffix
 }
 
+// commandSlot reports whether the slot's server is the run's command
+// target (the reference server is always the built-in host).
+func commandSlot(c *config.Config, s schedule.Slot) bool {
+	return c.Target.Kind == sweep.TargetCommand && !s.Reference
+}
+
 // serverSpec builds the process spec and the request URL template for a
 // slot. For command targets the port is chosen by the caller.
-func serverSpec(c *config.Config, exe string, p sweep.Point, port int) (target.Spec, error) {
+func serverSpec(c *config.Config, exe string, slot schedule.Slot, port int) (target.Spec, error) {
+	p := slot.Point
 	spec := target.Spec{CPUs: c.Run.ServerCPUs, Batch: c.Run.ServerSched == sweep.SchedBatch, ReadyTimeout: c.Target.ReadyTimeout, TailLines: 20}
-	switch c.Target.Kind {
-	case sweep.TargetCommand:
+	switch {
+	case slot.Reference:
+		spec.Argv = ReferenceArgv(exe)
+		spec.ReadyLine = true
+	case c.Target.Kind == sweep.TargetCommand:
 		vars := c.Vars(p, port)
 		for i, a := range c.Target.Command {
 			s, err := config.Render(a, vars)
@@ -92,10 +118,14 @@ func serverSpec(c *config.Config, exe string, p sweep.Point, port int) (target.S
 	return spec, nil
 }
 
-// requestURL is where the load goes for a started server.
-func requestURL(c *config.Config, p sweep.Point, port int, addr string) (string, error) {
-	if c.Target.Kind == sweep.TargetCommand {
-		return c.RequestURL(p, port)
+// requestURL is where the load goes for a started server. The reference
+// server takes its requests at "/".
+func requestURL(c *config.Config, s schedule.Slot, port int, addr string) (string, error) {
+	switch {
+	case s.Reference:
+		return (&url.URL{Scheme: "http", Host: addr, Path: "/"}).String(), nil
+	case c.Target.Kind == sweep.TargetCommand:
+		return c.RequestURL(s.Point, port)
 	}
 	u := url.URL{Scheme: "http", Host: addr, Path: c.Load.Path}
 	return u.String(), nil

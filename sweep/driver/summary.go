@@ -71,6 +71,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 		Baseline:       BaselineLabel(c),
 		AAConfig:       AALabel(c),
 		Cells:          a.Cells,
+		Reference:      a.Reference,
 		Cliffs:         a.Cliffs,
 		Tradeoffs:      a.Tradeoffs,
 		Recommendation: a.Recommendation,

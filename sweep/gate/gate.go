@@ -161,7 +161,14 @@ func Compare(old, new sweep.Summary, th, drift Thresholds) (Result, error) {
 	if err := sameGrid(oc, nc); err != nil {
 		return Result{}, err
 	}
+	anchored := len(old.Reference) > 0 && len(new.Reference) > 0
 	res := Result{Notes: []string{"unpaired: the two runs were measured apart, so absolute changes are judged against the drift between runs (" + driftText(drift, th) + "), not against either run's intervals; for a paired gate put both builds in one run (sweep check RUN_DIR)"}}
+	if anchored {
+		res.Notes = []string{"unpaired, anchored: both runs measured the reference server (run.reference), so each cell is judged by its paired change against its own run's reference, which the drift between runs cancels in; absolute levels are shown, not judged; for a paired gate put both builds in one run (sweep check RUN_DIR)"}
+		res.Notes = append(res.Notes, referenceDrift(old.Reference, new.Reference)...)
+	} else if len(old.Reference) > 0 || len(new.Reference) > 0 {
+		res.Notes = append(res.Notes, "only one of the runs measured the reference server (run.reference): absolute levels are judged against the drift instead")
+	}
 	res.Notes = append(res.Notes, envDiffs(old.Environment, new.Environment)...)
 	for _, s := range []struct {
 		name string
@@ -175,7 +182,15 @@ func Compare(old, new sweep.Summary, th, drift Thresholds) (Result, error) {
 	for _, k := range oc.order {
 		o, n := oc.byKey[k], nc.byKey[k]
 		for _, m := range th.metrics() {
-			res.Rows = append(res.Rows, compareMetric(o, n, m, max(th[m], drift[m])))
+			abs := compareMetric(o, n, m, max(th[m], drift[m]))
+			if r, ok := compareAnchored(o, n, m, th[m]); anchored && ok {
+				abs.Regressed = false
+				abs.Threshold = 0
+				abs.Note = "absolute level, not judged (the row below is)"
+				res.Rows = append(res.Rows, abs, r)
+			} else {
+				res.Rows = append(res.Rows, abs)
+			}
 			if sameBase && !o.Baseline && !n.Baseline {
 				if r, ok := compareRelative(o, n, m, th[m]); ok {
 					res.Rows = append(res.Rows, r)
@@ -192,6 +207,24 @@ func Compare(old, new sweep.Summary, th, drift Thresholds) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// referenceDrift says how far the reference server's level moved between
+// the runs: the machine's drift, which the vs-reference rows cancel.
+func referenceDrift(old, new []sweep.Cell) []string {
+	var parts []string
+	for _, o := range old {
+		for _, n := range new {
+			if n.Concurrency != o.Concurrency || o.CPUUsPerReq == 0 || o.RPS == 0 {
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("c=%d CPU/req %+.1f%%, RPS %+.1f%%", o.Concurrency, 100*(n.CPUUsPerReq/o.CPUUsPerReq-1), 100*(n.RPS/o.RPS-1)))
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return []string{"the reference server moved between the runs (the machine's drift): " + strings.Join(parts, "; ")}
 }
 
 // driftText lists the allowances of the absolute rows.
@@ -226,12 +259,26 @@ func envDiffs(o, n sweep.Environment) []string {
 // compareRelative compares a config's paired change against its own
 // run's baseline across the two runs.
 func compareRelative(o, n sweep.Cell, m sweep.Metric, threshold float64) (Row, bool) {
-	od, ok1 := o.VsBaseline[m]
-	nd, ok2 := n.VsBaseline[m]
+	return compareChanges(o, n, o.VsBaseline, n.VsBaseline, m, "baseline", threshold)
+}
+
+// compareAnchored compares a cell's paired change against its own run's
+// reference server across the two runs.
+func compareAnchored(o, n sweep.Cell, m sweep.Metric, threshold float64) (Row, bool) {
+	return compareChanges(o, n, o.VsReference, n.VsReference, m, "reference", threshold)
+}
+
+// compareChanges compares a cell's paired change against what in its run
+// (the baseline or the reference) across the two runs: it regresses when
+// the new change's interval lies beyond the old one's by more than
+// threshold, on the worse side.
+func compareChanges(o, n sweep.Cell, om, nm map[sweep.Metric]sweep.Delta, m sweep.Metric, what string, threshold float64) (Row, bool) {
+	od, ok1 := om[m]
+	nd, ok2 := nm[m]
 	if !ok1 || !ok2 || od.CILow == nil || nd.CILow == nil {
 		return Row{}, false
 	}
-	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: string(m) + " vs baseline", Old: od.Estimate, New: nd.Estimate,
+	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: string(m) + " vs " + what, Old: od.Estimate, New: nd.Estimate,
 		Change: nd.Estimate - od.Estimate, Threshold: threshold, CILow: *nd.CILow, CIHigh: *nd.CIHigh, Confidence: nd.Confidence}
 	// How much worse the new change surely is than the old one could be.
 	gap := *nd.CILow - *od.CIHigh
@@ -240,9 +287,9 @@ func compareRelative(o, n sweep.Cell, m sweep.Metric, threshold float64) (Row, b
 	}
 	if gap > threshold {
 		r.Regressed = true
-		r.Note = fmt.Sprintf("its change vs the baseline is worse by at least %s > %s threshold (intervals apart)", pct(gap), pct(threshold))
+		r.Note = fmt.Sprintf("its change vs the %s is worse by at least %s > %s threshold (intervals apart)", what, pct(gap), pct(threshold))
 	} else {
-		r.Note = "change vs the baseline within the intervals"
+		r.Note = "change vs the " + what + " within the intervals"
 	}
 	return r, true
 }

@@ -217,6 +217,13 @@ func (m *mdWriter) plan() {
 		remeasured = fmt.Sprintf(" (%s re-measured after a failure; the failed ones are in results.jsonl)", plural(p.Remeasured, "window"))
 	}
 	m.f("- Slots: %s, %s; %d of %d windows measured%s.\n", plural(p.Slots, "server process"), restarts, p.Measured, p.Windows, remeasured)
+	if len(m.s.Reference) > 0 {
+		var lv []string
+		for _, c := range m.s.Reference {
+			lv = append(lv, fmt.Sprintf("c=%d %s µs CPU/req, %s RPS", c.Concurrency, us(c.CPUUsPerReq), rps(c.RPS)))
+		}
+		m.f("- Reference server (the built-in host at its defaults, in every round, never judged; what `sweep check -baseline` compares two runs through): %s.\n", strings.Join(lv, "; "))
+	}
 	_, words, _ := objective(p.Objective)
 	m.f("- Objective: %s at c=%d; a capacity cliff is an error rate above %s.\n\n", words, p.TargetConc, pct(p.CliffRate))
 }

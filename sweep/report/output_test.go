@@ -368,3 +368,27 @@ func TestMarkdownAwake(t *testing.T) {
 		}
 	}
 }
+
+func TestMarkdownReference(t *testing.T) {
+	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const line = "- Reference server (the built-in host at its defaults, in every round, never judged; what `sweep check -baseline` compares two runs through): c=1 95.2 µs CPU/req, 7,410 RPS; c=16 31.0 µs CPU/req, 25,100 RPS.\n"
+	for _, tc := range []struct {
+		ref  []sweep.Cell
+		want bool
+	}{
+		{[]sweep.Cell{{Concurrency: 1, CPUUsPerReq: 95.2, RPS: 7410}, {Concurrency: 16, CPUUsPerReq: 31, RPS: 25100}}, true},
+		{nil, false},
+	} {
+		s.Reference = tc.ref
+		var buf bytes.Buffer
+		if err := Markdown(&buf, s, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(buf.String(), line); got != tc.want {
+			t.Errorf("reference %v: summary.md has the line: %v, want %v\n%s", tc.ref, got, tc.want, buf.String())
+		}
+	}
+}

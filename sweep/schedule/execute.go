@@ -154,6 +154,7 @@ func stamp(w *sweep.Window, s Step) {
 	w.Slot = s.Slot.Index
 	w.Baseline = s.Slot.Baseline
 	w.AA = s.Slot.AA
+	w.Reference = s.Slot.Reference
 	w.Concurrency = s.Concurrency
 	w.Round = s.Round
 	w.Position = s.Position

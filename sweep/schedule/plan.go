@@ -28,6 +28,9 @@ type Slot struct {
 	Point    sweep.Point
 	Baseline bool // the slot runs the baseline point
 	AA       bool // the slot is the baseline's A/A twin
+	// Reference: the slot is the run's reference server (run.reference),
+	// not a grid point; Point is empty.
+	Reference bool
 }
 
 // Step is one window of a run: a slot at a concurrency level in a round.

@@ -44,6 +44,9 @@ type Analysis struct {
 	Tradeoffs      []sweep.Tradeoff
 	Recommendation *sweep.Recommendation
 	Warnings       []sweep.Warning
+	// Reference is the reference server's cells (the windows marked
+	// Reference), by concurrency; they are not among Cells.
+	Reference []sweep.Cell
 }
 
 // run is the state of one analysis.
@@ -51,6 +54,7 @@ type run struct {
 	o        Options
 	baseline string
 	aa       string // "" when there is no A/A twin
+	ref      string // the reference server's label; "" when there is none
 	configs  []string
 	levels   []int
 	groups   map[cellKey]*group
@@ -80,6 +84,7 @@ func Analyze(ws []sweep.Window, o Options) Analysis {
 	r.o = withDefaults(r.o, r.levels)
 	r.group(ws)
 	r.compare()
+	refs := r.reference()
 	cliffs := r.cliffs()
 	r.cellWarnings()
 	a := Analysis{Cliffs: cliffs, Tradeoffs: r.tradeoffs(), Recommendation: r.recommend()}
@@ -88,6 +93,7 @@ func Analyze(ws []sweep.Window, o Options) Analysis {
 		a.Cells[i] = g.cell
 	}
 	a.Warnings = r.warnings
+	a.Reference = refs
 	return a
 }
 
@@ -132,6 +138,10 @@ func (r *run) identify(ws []sweep.Window) {
 		}
 		if r.aa == "" && w.AA {
 			r.aa = w.Config
+		}
+		if w.Reference {
+			r.ref = w.Config
+			continue // not a config under test
 		}
 		if !slices.Contains(seen, w.Config) {
 			seen = append(seen, w.Config)

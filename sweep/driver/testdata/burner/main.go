@@ -1,9 +1,12 @@
 // Command burner is the ground-truth target of the driver's tests: an HTTP
 // server that burns a known amount of CPU per request (spinning until its
 // own thread's CPU clock has advanced by -burn), so that sweep's measured
-// CPU per request can be checked against the truth.
+// CPU per request can be checked against the truth. With -work it does a
+// fixed amount of work instead (a build's cost, which takes longer on a
+// slower machine, as a real server's does).
 //
 //	burner -port 8080 -burn 2ms [-crash-after 500ms [-crash-mark DIR]] [-never-ready]
+//	burner -port 8080 -work 40000
 package main
 
 import (
@@ -45,9 +48,22 @@ func burn(d time.Duration) uint64 {
 	return x
 }
 
+// work does n rounds of xorshift: a fixed amount of work, whatever it
+// costs in CPU time on this machine at this moment.
+func work(n int) uint64 {
+	var x uint64 = 88172645463325252
+	for range n {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+	}
+	return x
+}
+
 func main() {
 	port := flag.Int("port", 0, "port to listen on (127.0.0.1)")
 	d := flag.Duration("burn", time.Millisecond, "CPU to burn per request")
+	n := flag.Int("work", 0, "rounds of xorshift per request instead of -burn (0 = use -burn)")
 	crashAfter := flag.Duration("crash-after", 0, "exit with status 3 this long after start (0 = never)")
 	crashMark := flag.String("crash-mark", "", "with -crash-after: crash only if this directory can be made (so once across restarts)")
 	neverReady := flag.Bool("never-ready", false, "never listen")
@@ -72,7 +88,12 @@ func main() {
 		os.Exit(1)
 	}
 	http.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		x := burn(*d)
+		var x uint64
+		if *n > 0 {
+			x = work(*n)
+		} else {
+			x = burn(*d)
+		}
 		fmt.Fprintf(w, "%d\n", x&0xff)
 	})
 	fmt.Fprintln(os.Stderr, "burner: listening on", ln.Addr())
