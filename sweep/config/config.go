@@ -10,9 +10,10 @@
 //
 // Every error wraps ErrConfig, so main can exit with status 2.
 //
-// The "Config reference" section of the repository README tables every
-// key with its type, default and allowed values; the doc comments of
-// Config, Target, LoadSpec, Run and Analysis are the authoritative description.
+// The repository's docs/CONFIG.md tables every key with its type, default
+// and allowed values (docs/settings.md the knobs and options); the doc
+// comments of Config, Target, LoadSpec, Run and Analysis are the
+// authoritative description.
 //
 // Decisions the rest of sweep relies on:
 //
