@@ -9,7 +9,8 @@
 #                            then figures; each part can be run alone, and
 #                            explore (item 3's other method variants),
 #                            window (item 3's noise vs window and piece) and
-#                            verdict (issue 16's error rates, ~75 min) too
+#                            verdict (issue 16's error rates, ~75 min) and
+#                            verdict-host (the same on the built-in host, ~60 min) too
 #   bench/run.sh rss [DUR [CONFIG]]  item 4's long run: sweep CONFIG (default
 #                            bench/long.toml) for DUR (default 30m),
 #                            driver RSS sampled every 10 s (not part of all)
@@ -256,6 +257,22 @@ part_verdict() {
 	bin/bench-verdict -slow10 "$slow" "$OUT"/verdict-[0-9]* | tee "$OUT/verdict.txt"
 }
 
+# part_verdict-host is issue 16's false-verdict rate on the built-in host
+# (not part of all; about 60 min at the default 20 runs):
+# BENCH_VERDICT_RUNS runs of bench/verdict-host.toml (four configs that
+# behave identically + the A/A twin), then bench-verdict's table.
+part_verdict-host() {
+	local n=${BENCH_VERDICT_RUNS:-20} i
+	go build -o bin/bench-verdict ./bench/verdict
+	quiet verdict-host
+	for i in $(seq -w 1 "$n"); do
+		log "verdict-host: run $i of $n"
+		./bin/sweep -config bench/verdict-host.toml -out "$OUT/verdict-host-$i" -q >/dev/null
+	done
+	bin/bench-verdict -identical max_unused_warm_slots=200,max_unused_warm_slots=300,max_unused_warm_slots=400 -slow "" \
+		"$OUT"/verdict-host-[0-9]* | tee "$OUT/verdict-host.txt"
+}
+
 part_figures() {
 	bin/bench-figures "$OUT" | tee "$OUT/figures.md"
 	log "figures in $OUT/figures.md"
@@ -270,8 +287,8 @@ all) set -- micro host load aa interleave cost truth ;;
 esac
 for p in "$@"; do
 	case "$p" in
-	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | figures) "part_$p" ;;
-	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
+	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | verdict-host | figures) "part_$p" ;;
+	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict verdict-host figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
 	esac
 done
 [ "${!#}" = figures ] || part_figures

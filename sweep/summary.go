@@ -2,14 +2,6 @@ package sweep
 
 import "time"
 
-// Metric names used as keys of Cell.VsBaseline and Cell.AABand.
-const (
-	MetricCPUPerReq  = "cpu_us_per_req"
-	MetricRPS        = "rps"
-	MetricSuccessRPS = "success_rps"
-	MetricP99        = "p99_ms"
-)
-
 // Verdict values of a Delta.
 const (
 	VerdictBetter   = "better"
@@ -44,19 +36,20 @@ type Summary struct {
 
 // Environment describes where the run happened.
 type Environment struct {
-	Host            string `json:"host"`
-	CPUModel        string `json:"cpu_model"`
-	Cores           int    `json:"cores"`
-	Kernel          string `json:"kernel"`
-	GoVersion       string `json:"go_version"`
-	WasmtimeVersion string `json:"wasmtime_version"`
-	Target          string `json:"target"`                 // "builtin" or "command"
-	ServerCPUs      string `json:"server_cpus"`            // as configured
-	LoadCPUs        string `json:"load_cpus"`              // as configured
-	ServerPinned    string `json:"server_pinned"`          // read back from /proc (Cpus_allowed_list) of a server
-	LoadPinned      string `json:"load_pinned"`            // read back for the driver itself
-	AwakeCPUs       string `json:"awake_cpus,omitempty"`   // CPUs kept awake by spinners (run.keep_awake); "" = none
-	ServerSched     string `json:"server_sched,omitempty"` // servers' scheduling policy when not "other" (run.server_sched)
+	Host            string     `json:"host"`
+	CPUModel        string     `json:"cpu_model"`
+	Cores           int        `json:"cores"`
+	Kernel          string     `json:"kernel"`
+	GoVersion       string     `json:"go_version"`
+	WasmtimeVersion string     `json:"wasmtime_version"`
+	SweepVersion    string     `json:"sweep_version,omitempty"` // the sweep binary's module version and VCS revision ("+dirty" when built from a modified tree)
+	Target          TargetKind `json:"target"`                  // "builtin" or "command"
+	ServerCPUs      string     `json:"server_cpus"`             // as configured
+	LoadCPUs        string     `json:"load_cpus"`               // as configured
+	ServerPinned    string     `json:"server_pinned"`           // read back from /proc (Cpus_allowed_list) of a server
+	LoadPinned      string     `json:"load_pinned"`             // read back for the driver itself
+	AwakeCPUs       string     `json:"awake_cpus,omitempty"`    // CPUs kept awake by spinners (run.keep_awake); "" = none
+	ServerSched     Sched      `json:"server_sched,omitempty"`  // servers' scheduling policy when not "other" (run.server_sched)
 }
 
 // Plan is what the run was asked to do.
@@ -70,15 +63,15 @@ type Plan struct {
 	Slots       int           `json:"slots"`
 	Windows     int           `json:"windows"`  // planned measured windows
 	Measured    int           `json:"measured"` // windows present in results.jsonl
-	Objective   string        `json:"objective"`
+	Objective   Objective     `json:"objective"`
 	TargetConc  int           `json:"target_concurrency"`
 	CliffRate   float64       `json:"cliff_error_rate"`
 	Confidence  float64       `json:"confidence"` // family-wise confidence of the verdicts (analysis.confidence)
 	// RoundsAuto is set for load.rounds = "auto": Rounds is then
 	// max_rounds, Resolve the resolution the rounds were added towards.
-	RoundsAuto bool    `json:"rounds_auto,omitempty"`
-	Resolve    float64 `json:"resolve,omitempty"`
-	Restarts   string  `json:"restarts"` // "never" or "round"
+	RoundsAuto bool     `json:"rounds_auto,omitempty"`
+	Resolve    float64  `json:"resolve,omitempty"`
+	Restarts   Restarts `json:"restarts"` // "never" or "round"
 	// Slices is the number of interleaved pieces each window is measured
 	// in (load.slice); 1 (or 0 in summaries written before it existed)
 	// for one continuous piece.
@@ -114,10 +107,10 @@ type Cell struct {
 
 	// VsBaseline is the paired comparison against the baseline, keyed by
 	// metric name; absent for the baseline itself.
-	VsBaseline map[string]Delta `json:"vs_baseline,omitempty"`
+	VsBaseline map[Metric]Delta `json:"vs_baseline,omitempty"`
 	// AABand is the A/A twin's central 50% interval at this concurrency,
 	// keyed by metric name (the noise band the verdicts were judged by).
-	AABand map[string]Band `json:"aa_band,omitempty"`
+	AABand map[Metric]Band `json:"aa_band,omitempty"`
 	// Cliff is set when this cell is at or past its config's capacity cliff.
 	Cliff    *CellCliff `json:"cliff,omitempty"`
 	Warnings []Warning  `json:"warnings,omitempty"`
@@ -182,7 +175,7 @@ type Cliff struct {
 // beside its effect at a higher level for one metric.
 type Tradeoff struct {
 	Config   string  `json:"config"`
-	Metric   string  `json:"metric"`
+	Metric   Metric  `json:"metric"`
 	LowConc  int     `json:"low_concurrency"`
 	Low      float64 `json:"low"` // median signed change at LowConc
 	HighConc int     `json:"high_concurrency"`
@@ -193,13 +186,13 @@ type Tradeoff struct {
 
 // Recommendation is the verdict of the whole run.
 type Recommendation struct {
-	Objective    string  `json:"objective"` // "cpu_per_req" or "success_rps"
-	Concurrency  int     `json:"concurrency"`
-	Config       string  `json:"config"` // the recommended config label (the baseline when keeping it)
-	Point        Point   `json:"point"`
-	KeepBaseline bool    `json:"keep_baseline"`
-	Change       float64 `json:"change"` // median signed change of the objective metric vs baseline
-	Reason       string  `json:"reason"`
+	Objective    Objective `json:"objective"` // "cpu_per_req" or "success_rps"
+	Concurrency  int       `json:"concurrency"`
+	Config       string    `json:"config"` // the recommended config label (the baseline when keeping it)
+	Point        Point     `json:"point"`
+	KeepBaseline bool      `json:"keep_baseline"`
+	Change       float64   `json:"change"` // median signed change of the objective metric vs baseline
+	Reason       string    `json:"reason"`
 }
 
 // Warning is a caveat carried as data.

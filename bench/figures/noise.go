@@ -29,8 +29,9 @@ func noiseFigures(dir string) ([]figure, error) {
 	}
 	slices.Sort(paths)
 	type key struct {
-		variant, metric string
-		c               int
+		variant string
+		metric  sweep.Metric
+		c       int
 	}
 	reach := map[key][]float64{}
 	var variants []string
@@ -54,10 +55,10 @@ func noiseFigures(dir string) ([]figure, error) {
 				return nil, err
 			}
 			var parts []string
-			for _, m := range []string{sweep.MetricCPUPerReq, sweep.MetricRPS} {
+			for _, m := range []sweep.Metric{sweep.MetricCPUPerReq, sweep.MetricRPS} {
 				d := cell.VsBaseline[m]
 				reach[key{variant, m, c}] = append(reach[key{variant, m, c}], max(math.Abs(d.Q1), math.Abs(d.Q3)))
-				parts = append(parts, fmt.Sprintf("%s [%s, %s]", metricName(m), pct(d.Q1), pct(d.Q3)))
+				parts = append(parts, fmt.Sprintf("%s [%s, %s]", m.Label(), pct(d.Q1), pct(d.Q3)))
 			}
 			// The absolute level beside the band: a change of method must
 			// not move what it measures (sliced windows did, on one host).
@@ -72,7 +73,7 @@ func noiseFigures(dir string) ([]figure, error) {
 		}
 	}
 	for _, v := range variants {
-		for _, m := range []string{sweep.MetricCPUPerReq, sweep.MetricRPS} {
+		for _, m := range []sweep.Metric{sweep.MetricCPUPerReq, sweep.MetricRPS} {
 			for _, c := range []int{1, 16} {
 				rs := reach[key{v, m, c}]
 				if len(rs) == 0 {
@@ -80,20 +81,13 @@ func noiseFigures(dir string) ([]figure, error) {
 				}
 				_, med, _ := stats.Quartiles(rs)
 				worst := slices.Max(rs)
-				figs = append(figs, figure{item: item, name: fmt.Sprintf("%s: A/A reach of %s, c=%d", v, metricName(m), c),
+				figs = append(figs, figure{item: item, name: fmt.Sprintf("%s: A/A reach of %s, c=%d", v, m.Label(), c),
 					value: fmt.Sprintf("±%.1f%% (worst ±%.1f%%)", 100*med, 100*worst), goal: "≤ ±1%", met: verdict(med <= bandGoal),
 					note: fmt.Sprintf("median over %d runs of the larger of −Q1 and Q3 (absolute)", len(rs))})
 			}
 		}
 	}
 	return figs, nil
-}
-
-func metricName(m string) string {
-	if m == sweep.MetricCPUPerReq {
-		return "CPU/req"
-	}
-	return "RPS"
 }
 
 // interleaveFigures: item 3, what interleaved windows do (bench/interleave's

@@ -23,19 +23,17 @@ import (
 	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
-// identical are the configs of bench/verdict.toml that are the baseline's
-// server under another name: any verdict on them is false.
-var identical = []string{"build=same1", "build=same2", "build=same3"}
-
-const slow = "build=plus5"
-
 func main() {
 	slow10 := flag.String("slow10", "", "comma-separated run directories of bench/verdict10.toml (every build 10% slower)")
+	identicalFlag := flag.String("identical", "build=same1,build=same2,build=same3", "comma-separated config labels that are the baseline's server under another name: any verdict on them is false")
+	slowFlag := flag.String("slow", "build=plus5", "the config label of the planted slower build (\"\" for none)")
 	flag.Parse()
 	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: bench-verdict [-slow10 DIR,...] RUN_DIR...")
+		fmt.Fprintln(os.Stderr, "usage: bench-verdict [-identical LABEL,...] [-slow LABEL] [-slow10 DIR,...] RUN_DIR...")
 		os.Exit(2)
 	}
+	identical := strings.Split(*identicalFlag, ",")
+	slow := *slowFlag
 	var runs []sweep.Summary
 	var dirs []string
 	falseRuns, falseCalls, calls := 0, 0, 0
@@ -77,7 +75,10 @@ func main() {
 		if bad {
 			falseRuns++
 		}
-		for sel, n := range map[string]*int{"build=same1": &gateSame, slow: &gateSlow} {
+		for sel, n := range map[string]*int{identical[0]: &gateSame, slow: &gateSlow} {
+			if sel == "" {
+				continue
+			}
 			g, err := gate.Check(s, ws, sel, gate.DefaultThresholds())
 			if err != nil {
 				fmt.Fprintln(os.Stderr, err)
@@ -90,17 +91,21 @@ func main() {
 	}
 	n := len(runs)
 	fmt.Printf("runs: %d (%s … %s)\n", n, filepath.Base(dirs[0]), filepath.Base(dirs[n-1]))
-	fmt.Printf("runs with a false verdict (3 identical configs × 2 levels × 4 metrics each): %d of %d; false calls %d of %d\n", falseRuns, n, falseCalls, calls)
+	fmt.Printf("runs with a false verdict (%d identical configs × %d levels × their metrics): %d of %d; false calls %d of %d\n", len(identical), len(runs[0].Plan.Concurrency), falseRuns, n, falseCalls, calls)
 	for _, l := range runs[0].Plan.Concurrency {
-		fmt.Printf("+5%% build called worse (CPU/req) at c=%d: %d of %d\n", l, power[l], n)
+		if slow != "" {
+			fmt.Printf("%s called worse (CPU/req) at c=%d: %d of %d\n", slow, l, power[l], n)
+		}
 		r := resolution[l]
 		slices.Sort(r)
 		if len(r) > 0 {
 			fmt.Printf("resolution of an identical config's CPU/req at c=%d: median ±%.1f%% (range ±%.1f … ±%.1f%%)\n", l, 100*r[len(r)/2], 100*r[0], 100*r[len(r)-1])
 		}
 	}
-	fmt.Printf("in-run gate, unchanged build (same1): passed %d of %d\n", n-gateSame, n)
-	fmt.Printf("in-run gate, +5%% build (plus5): failed %d of %d\n", gateSlow, n)
+	fmt.Printf("in-run gate, unchanged (%s): passed %d of %d\n", identical[0], n-gateSame, n)
+	if slow != "" {
+		fmt.Printf("in-run gate, slower build (%s): failed %d of %d\n", slow, gateSlow, n)
+	}
 	pass := 0
 	for i := 1; i < n; i++ {
 		r, err := gate.Compare(runs[i-1], runs[i], nil, nil)

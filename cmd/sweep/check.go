@@ -59,8 +59,12 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	old := fs.String("baseline", "", "run directory of the accepted (old) run: compare two runs instead of one run's configs")
 	cand := fs.String("candidate", "", `the candidate config of RUN_DIR: axis=value pairs (e.g. "build=new") or a config label; default the only config besides the baseline`)
 	th := gate.DefaultThresholds()
-	vals := map[string]*float64{}
-	for _, f := range []struct{ name, metric, what string }{
+	vals := map[sweep.Metric]*float64{}
+	for _, f := range []struct {
+		name   string
+		metric sweep.Metric
+		what   string
+	}{
 		{"cpu", sweep.MetricCPUPerReq, "CPU µs/request"},
 		{"rps", sweep.MetricRPS, "RPS"},
 		{"success-rps", sweep.MetricSuccessRPS, "success RPS"},

@@ -35,7 +35,7 @@ func estimate(c *config.Config, done map[sweep.WindowKey]bool) time.Duration {
 	}
 	d := schedule.Estimate(steps, c.Load.Warmup, c.Load.Duration, stepOverhead)
 	d += time.Duration(len(slots)) * startOverhead
-	if c.Run.Restarts == config.RestartsRound {
+	if c.Run.Restarts == sweep.RestartsRound {
 		d += time.Duration(schedule.Measured(steps)) * (restartOverhead + c.Load.Warmup)
 	}
 	return d
@@ -81,8 +81,8 @@ func printPlan(w io.Writer, c *config.Config) {
 		awake = ", both kept awake (run.keep_awake)"
 	}
 	fmt.Fprintf(w, "pinning: server CPUs %q, load CPUs %q%s\n", c.Run.ServerCPUs.String(), c.Run.LoadCPUs.String(), awake)
-	if c.Run.ServerSched != "other" {
-		fmt.Fprintf(w, "servers at SCHED_%s (run.server_sched)\n", strings.ToUpper(c.Run.ServerSched))
+	if c.Run.ServerSched != sweep.SchedOther {
+		fmt.Fprintf(w, "servers at SCHED_%s (run.server_sched)\n", strings.ToUpper(string(c.Run.ServerSched)))
 	}
 	fmt.Fprintf(w, "estimated wall time: %s\n", estimate(c, nil).Round(time.Second))
 }

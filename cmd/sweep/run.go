@@ -205,7 +205,7 @@ func loadConfig(path, resumeDir string) (*config.Config, error) {
 // or does not follow the plugin ABI is a config error before anything is
 // written, not a run of failed windows.
 func checkPlugin(c *config.Config) error {
-	if c.Target.Kind != config.KindBuiltin || c.Target.Plugin == config.BuiltinPlugin {
+	if c.Target.Kind != sweep.TargetBuiltin || c.Target.Plugin == config.BuiltinPlugin {
 		return nil
 	}
 	m := maps.Clone(c.Fixed)

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sweep-dev/sweep/sweep/setting"
 	"github.com/sweep-dev/sweep/sweep/units"
 )
 
@@ -70,7 +71,7 @@ func TestServeFlagsOverrideJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := o.settings
-	if *s.TotalMemories != 8 || s.Touch != 64*units.KiB || *s.MemoryInitCOW || s.IOWait != time.Millisecond {
+	if s.Uint(setting.TotalMemories) != 8 || s.Size(setting.Touch) != 64*units.KiB || !s.IsSet(setting.MemoryInitCOW) || s.Bool(setting.MemoryInitCOW) || s.Duration(setting.IOWait) != time.Millisecond {
 		t.Errorf("settings = %v", s.Map())
 	}
 	if o.listen != "[::1]:0" || o.plugin != "workload" || o.timeout != 10*time.Second {

@@ -8,13 +8,14 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/grid"
 	"github.com/sweep-dev/sweep/sweep/setting"
+	"github.com/sweep-dev/sweep/sweep/spelling"
 	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // fixed reads [workload] (knobs) and [settings] (Wasmtime options) of a
 // builtin target into Config.Fixed. A command target may have neither.
 func (p *parser) fixed(root *table) {
-	builtin := p.c.Target.Kind == KindBuiltin
+	builtin := p.c.Target.Kind == sweep.TargetBuiltin
 	p.c.Fixed = map[string]string{}
 	for _, section := range []string{"workload", "settings"} {
 		t := root.sub(section)
@@ -22,7 +23,7 @@ func (p *parser) fixed(root *table) {
 			return
 		}
 		if root.has(section) && !builtin {
-			p.failf("[%s]: only allowed with target.kind = %q; a command target takes its settings from its own command line", section, KindBuiltin)
+			p.failf("[%s]: only allowed with target.kind = %q; a command target takes its settings from its own command line", section, sweep.TargetBuiltin)
 			return
 		}
 		knobs := section == "workload"
@@ -72,7 +73,7 @@ func names(knobs bool) []string {
 
 // hintName suggests a close name in section, or lists the allowed ones.
 func hintName(section, name string, allowed []string) string {
-	if s := suggest(name, allowed); s != "" {
+	if s := spelling.Closest(name, allowed); s != "" {
 		return ` (did you mean "` + section + "." + s + `"?)`
 	}
 	return "; allowed: " + strings.Join(allowed, ", ")
@@ -95,7 +96,7 @@ func (p *parser) grid(t *table) {
 	if p.err != nil {
 		return
 	}
-	builtin := p.c.Target.Kind == KindBuiltin
+	builtin := p.c.Target.Kind == sweep.TargetBuiltin
 	for _, name := range p.keysOf(t) {
 		key := t.key(name)
 		if builtin {
@@ -155,7 +156,7 @@ func (p *parser) grid(t *table) {
 // command target, values that parse as sizes are compared as sizes and
 // everything else verbatim.
 func (p *parser) normalize(axis, v string) string {
-	if p.c.Target.Kind == KindBuiltin {
+	if p.c.Target.Kind == sweep.TargetBuiltin {
 		if o, ok := setting.Lookup(axis); ok {
 			s := strings.TrimSpace(v)
 			switch o.Kind {

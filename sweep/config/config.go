@@ -49,9 +49,6 @@ const (
 	MaxConcurrency = 10000
 	// MaxLevels is the largest number of concurrency levels.
 	MaxLevels = 64
-	// RestartsRound and RestartsNever are the values of run.restarts.
-	RestartsRound = "round"
-	RestartsNever = "never"
 	// DefaultRounds is load.rounds when unset: with Holm's correction an
 	// exact two-sided test of n pairs reaches at best 2·2⁻ⁿ, so a run of
 	// up to 50 comparisons needs 11 pairs for any verdict at family-wise
@@ -110,7 +107,7 @@ type Config struct {
 type Target struct {
 	// Kind (kind) is "builtin" (default: sweep's own Wasmtime host, `sweep
 	// serve`) or "command" (the user's own server, started per slot).
-	Kind string
+	Kind sweep.TargetKind
 	// Plugin (plugin, builtin only) is "workload" (default: the built-in
 	// workload module driven by the [workload] knobs) or the path of a
 	// .wasm file, relative to the config file's directory. Parse resolves
@@ -236,7 +233,7 @@ type Run struct {
 	// own offset is noise that the intervals cover instead of an effect
 	// that travels with its config) or "never" (a slot's server lives for
 	// the whole run: faster, but config and process are confounded).
-	Restarts string
+	Restarts sweep.Restarts
 	// MaxRestarts (max_restarts) is how often a slot's server may die
 	// unexpectedly (or fail to start) before the slot is given up: its
 	// remaining windows are recorded as failed and the sweep goes on. 0..1000.
@@ -252,7 +249,7 @@ type Run struct {
 	// or "batch" (SCHED_BATCH: no wake-up preemption, which takes away the
 	// extra CPU per request of a server's first piece after another slot's
 	// in interleaved windows; see BENCHMARKS.md).
-	ServerSched string
+	ServerSched sweep.Sched
 }
 
 // Analysis is the [analysis] table.
@@ -260,7 +257,7 @@ type Analysis struct {
 	// Objective (objective) is the metric the recommendation optimises:
 	// "cpu_per_req" (default: server CPU per request, lower is better) or
 	// "success_rps" (successful requests per second, higher is better).
-	Objective string
+	Objective sweep.Objective
 	// TargetConcurrency (target_concurrency) is the level the
 	// recommendation is made for; it must be one of load.concurrency.
 	// Default: the largest level.
@@ -295,7 +292,7 @@ func (c *Config) Slots() int {
 // slots × levels × (warmup + rounds × duration).
 func (c *Config) Estimate() time.Duration {
 	perLevel := c.Load.Warmup + time.Duration(c.Load.Rounds)*c.Load.Duration
-	if c.Run.Restarts == RestartsRound {
+	if c.Run.Restarts == sweep.RestartsRound {
 		// Every window's server is fresh and warmed up first; no level warmup.
 		perLevel = time.Duration(c.Load.Rounds) * (c.Load.Warmup + c.Load.Duration)
 	}

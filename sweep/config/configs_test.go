@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sweep-dev/sweep/sweep"
 )
 
 // configsDir holds the example grids shipped with sweep.
@@ -49,7 +51,7 @@ func TestExampleConfigs(t *testing.T) {
 				t.Fatalf("Parse: %v", err)
 			}
 			// A templated argv[0] names builds only the user makes (gate.toml).
-			if c.Target.Kind == KindBuiltin || built && c.Target.Programs == nil {
+			if c.Target.Kind == sweep.TargetBuiltin || built && c.Target.Programs == nil {
 				if _, err := Load(path); err != nil {
 					t.Fatalf("Load in place: %v", err)
 				}
@@ -75,7 +77,7 @@ func TestDefaultConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Target.Kind != KindBuiltin || c.Fixed["touch"] != "64KiB" || !c.Load.AA || c.Load.Rounds != 12 {
+	if c.Target.Kind != sweep.TargetBuiltin || c.Fixed["touch"] != "64KiB" || !c.Load.AA || c.Load.Rounds != 12 {
 		t.Errorf("grid.toml: Kind %q touch %q aa %v rounds %d", c.Target.Kind, c.Fixed["touch"], c.Load.AA, c.Load.Rounds)
 	}
 	if fmt.Sprint(c.Load.Concurrency) != "[1 4 16]" || len(c.Axes) != 1 || c.Axes[0].Name != "linear_memory_keep_resident" {

@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 )
@@ -106,42 +105,4 @@ func typeName(v any) string {
 		return "a table"
 	}
 	return "a date/time"
-}
-
-// suggest returns the candidate closest to name within a small edit
-// distance, or "" when none is close.
-func suggest(name string, candidates []string) string {
-	best, bestDist := "", 0
-	limit := max(2, len(name)/4)
-	sorted := append([]string(nil), candidates...)
-	sort.Strings(sorted)
-	for _, c := range sorted {
-		d := editDistance(strings.ToLower(name), strings.ToLower(c))
-		if d <= limit && (best == "" || d < bestDist) {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

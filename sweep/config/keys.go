@@ -4,6 +4,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/sweep-dev/sweep/sweep/setting"
+	"github.com/sweep-dev/sweep/sweep/spelling"
 )
 
 // schema lists the keys of every fixed-shape table. The tables [workload],
@@ -57,7 +58,7 @@ func hint(section, name string, known []string) string {
 		}
 		return s + "." + n
 	}
-	if s := suggest(name, known); s != "" {
+	if s := spelling.Closest(name, known); s != "" {
 		return ` (did you mean "` + join(section, s) + `"?)`
 	}
 	for _, other := range []string{"", "target", "load", "run", "analysis"} {

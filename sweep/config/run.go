@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 )
 
@@ -17,10 +18,10 @@ var onlineCPUs = cpuset.Online
 func (p *parser) run(t *table) {
 	r := &p.c.Run
 	r.Seed = t.integer("seed", 1, math.MinInt64, math.MaxInt64)
-	r.Restarts = t.oneOf("restarts", RestartsRound, RestartsNever, RestartsRound)
+	r.Restarts = choice(t, "restarts", sweep.RestartsRound, sweep.RestartsValues)
 	r.MaxRestarts = int(t.integer("max_restarts", 3, 0, 1000))
 	r.KeepAwake = t.boolean("keep_awake", true)
-	r.ServerSched = t.oneOf("server_sched", "other", "other", "batch")
+	r.ServerSched = choice(t, "server_sched", sweep.SchedOther, sweep.Scheds)
 	if t.has("budget") {
 		r.Budget = t.duration("budget", 0)
 		if p.err == nil && !p.c.Load.Auto {
@@ -99,7 +100,7 @@ func (p *parser) cpuList(t *table, k string) (cpuset.Set, bool) {
 // analysis reads [analysis]; it needs load.concurrency.
 func (p *parser) analysis(t *table) {
 	a := &p.c.Analysis
-	a.Objective = t.oneOf("objective", "cpu_per_req", "cpu_per_req", "success_rps")
+	a.Objective = choice(t, "objective", sweep.ObjectiveCPUPerReq, sweep.Objectives)
 	a.CliffErrorRate = t.float("cliff_error_rate", 0.001, 0, 1)
 	a.Confidence = t.float("confidence", 0.95, 0.5, 1)
 	a.Resolve = p.fraction(t, "resolve", 0.02)

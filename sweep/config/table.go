@@ -91,6 +91,18 @@ func (t *table) oneOf(k, def string, allowed ...string) string {
 	return def
 }
 
+// choice returns the string enum k, which must be one of allowed (listed
+// in this order by the error); def if unset. It is the one place where
+// the config's enums (sweep.TargetKind, sweep.Restarts, sweep.Sched,
+// sweep.Objective) are parsed.
+func choice[T ~string](t *table, k string, def T, allowed []T) T {
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return T(t.oneOf(k, string(def), names...))
+}
+
 // boolean returns the boolean k, or def.
 func (t *table) boolean(k string, def bool) bool {
 	v, ok := t.get(k)

@@ -12,12 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
-)
 
-// Target kinds.
-const (
-	KindBuiltin = "builtin"
-	KindCommand = "command"
+	"github.com/sweep-dev/sweep/sweep"
 )
 
 // BuiltinPlugin is the name of the built-in workload module.
@@ -44,13 +40,13 @@ var (
 // command.
 func (p *parser) target(t *table) {
 	tg := &p.c.Target
-	tg.Kind = t.oneOf("kind", KindBuiltin, KindBuiltin, KindCommand)
+	tg.Kind = choice(t, "kind", sweep.TargetBuiltin, sweep.TargetKinds)
 	tg.ReadyTimeout = t.duration("ready_timeout", 15*time.Second)
 	if p.err != nil {
 		return
 	}
 	wrongKind := builtinOnly
-	if tg.Kind == KindBuiltin {
+	if tg.Kind == sweep.TargetBuiltin {
 		wrongKind = commandOnly
 	}
 	for _, k := range wrongKind {
@@ -59,7 +55,7 @@ func (p *parser) target(t *table) {
 			return
 		}
 	}
-	if tg.Kind == KindBuiltin {
+	if tg.Kind == sweep.TargetBuiltin {
 		tg.Plugin = t.str("plugin", BuiltinPlugin)
 		tg.GOMAXPROCS = int(t.integer("gomaxprocs", 0, 0, 1024))
 		return
@@ -79,17 +75,17 @@ func (p *parser) target(t *table) {
 	tg.AllowRemote = t.boolean("allow_remote", false)
 }
 
-func otherKind(k string) string {
-	if k == KindBuiltin {
-		return KindCommand
+func otherKind(k sweep.TargetKind) sweep.TargetKind {
+	if k == sweep.TargetBuiltin {
+		return sweep.TargetCommand
 	}
-	return KindBuiltin
+	return sweep.TargetBuiltin
 }
 
 // plugin resolves and checks a builtin target's .wasm plugin.
 func (p *parser) plugin() {
 	tg := &p.c.Target
-	if p.err != nil || tg.Kind != KindBuiltin || tg.Plugin == BuiltinPlugin {
+	if p.err != nil || tg.Kind != sweep.TargetBuiltin || tg.Plugin == BuiltinPlugin {
 		return
 	}
 	name := tg.Plugin
@@ -137,7 +133,7 @@ func (p *parser) plugin() {
 // name to the executable found.
 func (p *parser) command() {
 	tg := &p.c.Target
-	if p.err != nil || tg.Kind != KindCommand {
+	if p.err != nil || tg.Kind != sweep.TargetCommand {
 		return
 	}
 	prog := tg.Command[0]

@@ -85,7 +85,7 @@ func (c *Config) Vars(p sweep.Point, port int) map[string]string {
 // http://127.0.0.1:PORT) joined with load.path.
 func (c *Config) RequestURL(p sweep.Point, port int) (string, error) {
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	if c.Target.Kind == KindCommand {
+	if c.Target.Kind == sweep.TargetCommand {
 		u, err := Render(c.Target.URL, c.Vars(p, port))
 		if err != nil {
 			return "", fmt.Errorf("target.url: %w", err)
@@ -98,7 +98,7 @@ func (c *Config) RequestURL(p sweep.Point, port int) (string, error) {
 // ReadyURL returns the readiness URL of a slot: the rendered target.ready
 // of a command target; for a builtin target, the request URL.
 func (c *Config) ReadyURL(p sweep.Point, port int) (string, error) {
-	if c.Target.Kind != KindCommand {
+	if c.Target.Kind != sweep.TargetCommand {
 		return c.RequestURL(p, port)
 	}
 	u, err := Render(c.Target.Ready, c.Vars(p, port))
@@ -114,7 +114,7 @@ func (c *Config) ReadyURL(p sweep.Point, port int) (string, error) {
 // command line or the environment, and every rendered URL is allowed.
 func (p *parser) templates() {
 	tg := &p.c.Target
-	if p.err != nil || tg.Kind != KindCommand {
+	if p.err != nil || tg.Kind != sweep.TargetCommand {
 		return
 	}
 	known := map[string]bool{PortVar: true}

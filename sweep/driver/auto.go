@@ -52,16 +52,13 @@ func (a *auto) run(ctx context.Context) ([]schedule.Step, error) {
 	c := a.c
 	var all []schedule.Step
 	alpha := (1 - c.Analysis.Confidence) / float64(familySize(c))
-	metric := sweep.MetricCPUPerReq
-	if c.Analysis.Objective == stats.ObjectiveSuccessRPS {
-		metric = sweep.MetricSuccessRPS
-	}
+	metric := c.Analysis.Objective.Metric()
 	opts := stats.Options{Baseline: BaselineLabel(c), AA: AALabel(c)}
 	windows := 0 // windows measured by this process, for the budget's rate
 	for li, conc := range c.Load.Concurrency {
 		minRounds := AutoMin(c)
 		first := schedule.Plan(a.slots, []int{conc}, minRounds, c.Run.Seed)
-		if c.Run.Restarts == config.RestartsRound {
+		if c.Run.Restarts == sweep.RestartsRound {
 			first = slices.DeleteFunc(first, func(s schedule.Step) bool { return s.Warmup })
 		}
 		all = append(all, first...) // before running: an interrupted round leaves the run incomplete

@@ -19,11 +19,12 @@ func Environment(c *config.Config) sweep.Environment {
 		Cores:           runtime.NumCPU(),
 		GoVersion:       runtime.Version(),
 		WasmtimeVersion: wasmtimeVersion(),
+		SweepVersion:    sweepVersion(),
 		Target:          c.Target.Kind,
 		ServerCPUs:      c.Run.ServerCPUs.String(),
 		LoadCPUs:        c.Run.LoadCPUs.String(),
 	}
-	if c.Run.ServerSched != "other" {
+	if c.Run.ServerSched != sweep.SchedOther {
 		e.ServerSched = c.Run.ServerSched
 	}
 	e.Host, _ = os.Hostname()
@@ -58,4 +59,34 @@ func wasmtimeVersion() string {
 		}
 	}
 	return ""
+}
+
+// sweepVersion is this binary's module version and, when it was built
+// from a Git checkout, the commit ("(devel) 34a1c78", "+dirty" when the
+// tree had uncommitted changes): what a cross-run check names when two
+// runs were made by different builds of sweep.
+func sweepVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	v := bi.Main.Version
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if len(rev) > 7 {
+		rev = rev[:7]
+	}
+	if rev != "" {
+		v = strings.TrimSpace(v + " " + rev + dirty)
+	}
+	return v
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/awake"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
@@ -35,7 +36,7 @@ func newRunner(c *config.Config, o Options, slots []schedule.Slot) *runner {
 // RoundStart restarts every server when restarts = "round"; otherwise the
 // servers started for the first round live for the whole run.
 func (r *runner) RoundStart(ctx context.Context, conc, round int) error {
-	if r.c.Run.Restarts == config.RestartsRound && round >= 0 {
+	if r.c.Run.Restarts == sweep.RestartsRound && round >= 0 {
 		r.stopAll()
 	}
 	return nil

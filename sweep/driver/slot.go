@@ -129,7 +129,7 @@ func (r *runner) ensure(ctx context.Context, st *slotState) (bool, error) {
 	var lastErr error
 	for try := 0; try < 3; try++ {
 		port := 0
-		if r.c.Target.Kind == "command" {
+		if r.c.Target.Kind == sweep.TargetCommand {
 			p, err := target.FreePort()
 			if err != nil {
 				return false, err

@@ -45,9 +45,9 @@ func AALabel(c *config.Config) string {
 // serverSpec builds the process spec and the request URL template for a
 // slot. For command targets the port is chosen by the caller.
 func serverSpec(c *config.Config, exe string, p sweep.Point, port int) (target.Spec, error) {
-	spec := target.Spec{CPUs: c.Run.ServerCPUs, Batch: c.Run.ServerSched == "batch", ReadyTimeout: c.Target.ReadyTimeout, TailLines: 20}
+	spec := target.Spec{CPUs: c.Run.ServerCPUs, Batch: c.Run.ServerSched == sweep.SchedBatch, ReadyTimeout: c.Target.ReadyTimeout, TailLines: 20}
 	switch c.Target.Kind {
-	case config.KindCommand:
+	case sweep.TargetCommand:
 		vars := c.Vars(p, port)
 		for i, a := range c.Target.Command {
 			s, err := config.Render(a, vars)
@@ -94,7 +94,7 @@ func serverSpec(c *config.Config, exe string, p sweep.Point, port int) (target.S
 
 // requestURL is where the load goes for a started server.
 func requestURL(c *config.Config, p sweep.Point, port int, addr string) (string, error) {
-	if c.Target.Kind == config.KindCommand {
+	if c.Target.Kind == sweep.TargetCommand {
 		return c.RequestURL(p, port)
 	}
 	u := url.URL{Scheme: "http", Host: addr, Path: c.Load.Path}
@@ -107,7 +107,7 @@ func requestURL(c *config.Config, p sweep.Point, port int, addr string) (string,
 // warm processes about to be replaced, and are left out.
 func Plan(c *config.Config) []schedule.Step {
 	steps := schedule.Plan(Slots(c), c.Load.Concurrency, c.Load.Rounds, c.Run.Seed)
-	if c.Run.Restarts != config.RestartsRound {
+	if c.Run.Restarts != sweep.RestartsRound {
 		return steps
 	}
 	out := steps[:0]

@@ -44,7 +44,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 		TargetConcurrency: target,
 		Objective:         c.Analysis.Objective,
 		Confidence:        c.Analysis.Confidence,
-		SameProcess:       c.Run.Restarts == config.RestartsNever,
+		SameProcess:       c.Run.Restarts == sweep.RestartsNever,
 	})
 	resolve := 0.0
 	if c.Load.Auto {
@@ -101,7 +101,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 // PreflightWarnings are the warnings known before any load: pool limits
 // that the largest concurrency will exceed (builtin target only).
 func PreflightWarnings(c *config.Config, full []sweep.Point, maxC int) []sweep.Warning {
-	if c.Target.Kind == "command" {
+	if c.Target.Kind == sweep.TargetCommand {
 		return nil
 	}
 	ws := stats.PoolWarnings(full, maxC)

@@ -14,7 +14,7 @@ func ExampleCompare() {
 			Cells: []sweep.Cell{{
 				Config: "x=0", Baseline: true, Concurrency: 16, Rounds: 5,
 				CPUUsPerReq: cpu, RPS: 2600, SuccessRPS: 2600, P99Ms: 20,
-				AABand: map[string]sweep.Band{sweep.MetricCPUPerReq: {Q1: -0.02, Q3: 0.03}},
+				AABand: map[sweep.Metric]sweep.Band{sweep.MetricCPUPerReq: {Q1: -0.02, Q3: 0.03}},
 			}},
 		}
 	}

@@ -42,7 +42,7 @@ func baseRun() sweep.Summary {
 		Baseline: fixConfigs[0].Label(),
 		AAConfig: fixConfigs[0].Label() + " [A/A]",
 	}
-	band := map[string]sweep.Band{
+	band := map[sweep.Metric]sweep.Band{
 		sweep.MetricCPUPerReq:  {Median: 0.002, Q1: -0.02, Q3: 0.015},
 		sweep.MetricRPS:        {Median: -0.001, Q1: -0.012, Q3: 0.018},
 		sweep.MetricSuccessRPS: {Median: -0.001, Q1: -0.012, Q3: 0.018},

@@ -25,7 +25,7 @@ const MetricErrorRate = "error_rate"
 
 // Thresholds maps a metric to the smallest regression, as a fraction of
 // the old value, that the gate considers at all.
-type Thresholds map[string]float64
+type Thresholds map[sweep.Metric]float64
 
 // DefaultThresholds are the in-run gate's: 2% for CPU per request and
 // throughput and 10% for p99 latency, which is noisier. A regression
@@ -68,8 +68,8 @@ var ErrThreshold = errors.New("bad threshold")
 // validate checks every threshold: a known metric, 0 ≤ t < MaxThreshold.
 func (th Thresholds) validate() error {
 	for m, v := range th {
-		if !slices.Contains(sweep.Metrics, m) {
-			return fmt.Errorf("%w: unknown metric %q (allowed: %s)", ErrThreshold, m, strings.Join(sortedMetrics(), ", "))
+		if _, err := sweep.ParseMetric(string(m)); err != nil {
+			return fmt.Errorf("%w: %w", ErrThreshold, err)
 		}
 		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) || v >= MaxThreshold {
 			return fmt.Errorf("%w: %s threshold %v: want a fraction from 0 up to %d (e.g. 0.05 or \"5%%\")", ErrThreshold, m, v, MaxThreshold)
@@ -79,8 +79,8 @@ func (th Thresholds) validate() error {
 }
 
 // metrics returns th's metrics in report order.
-func (th Thresholds) metrics() []string {
-	var out []string
+func (th Thresholds) metrics() []sweep.Metric {
+	var out []sweep.Metric
 	for _, m := range sweep.Metrics {
 		if _, ok := th[m]; ok {
 			out = append(out, m)
@@ -212,6 +212,7 @@ func envDiffs(o, n sweep.Environment) []string {
 		{"kernel", o.Kernel, n.Kernel},
 		{"Go", o.GoVersion, n.GoVersion},
 		{"Wasmtime", o.WasmtimeVersion, n.WasmtimeVersion},
+		{"sweep", o.SweepVersion, n.SweepVersion},
 		{"server CPUs", o.ServerPinned, n.ServerPinned},
 		{"load CPUs", o.LoadPinned, n.LoadPinned},
 	} {
@@ -224,17 +225,17 @@ func envDiffs(o, n sweep.Environment) []string {
 
 // compareRelative compares a config's paired change against its own
 // run's baseline across the two runs.
-func compareRelative(o, n sweep.Cell, m string, threshold float64) (Row, bool) {
+func compareRelative(o, n sweep.Cell, m sweep.Metric, threshold float64) (Row, bool) {
 	od, ok1 := o.VsBaseline[m]
 	nd, ok2 := n.VsBaseline[m]
 	if !ok1 || !ok2 || od.CILow == nil || nd.CILow == nil {
 		return Row{}, false
 	}
-	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: m + " vs baseline", Old: od.Estimate, New: nd.Estimate,
+	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: string(m) + " vs baseline", Old: od.Estimate, New: nd.Estimate,
 		Change: nd.Estimate - od.Estimate, Threshold: threshold, CILow: *nd.CILow, CIHigh: *nd.CIHigh, Confidence: nd.Confidence}
 	// How much worse the new change surely is than the old one could be.
 	gap := *nd.CILow - *od.CIHigh
-	if !sweep.LowerIsBetter(m) {
+	if !m.LowerIsBetter() {
 		gap = *od.CILow - *nd.CIHigh
 	}
 	if gap > threshold {
@@ -246,16 +247,10 @@ func compareRelative(o, n sweep.Cell, m string, threshold float64) (Row, bool) {
 	return r, true
 }
 
-func sortedMetrics() []string {
-	m := slices.Clone(sweep.Metrics)
-	sort.Strings(m)
-	return m
-}
-
 // compareMetric compares one metric of one cell's absolute level
 // against limit.
-func compareMetric(o, n sweep.Cell, metric string, limit float64) Row {
-	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: metric, Old: o.Metric(metric), New: n.Metric(metric), Threshold: limit}
+func compareMetric(o, n sweep.Cell, metric sweep.Metric, limit float64) Row {
+	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: string(metric), Old: o.Metric(metric), New: n.Metric(metric), Threshold: limit}
 	switch {
 	case n.Rounds == 0:
 		r.Change = math.NaN()
@@ -273,7 +268,7 @@ func compareMetric(o, n sweep.Cell, metric string, limit float64) Row {
 	}
 	r.Change = r.New/r.Old - 1
 	worse := r.Change
-	if !sweep.LowerIsBetter(metric) {
+	if !metric.LowerIsBetter() {
 		worse = -r.Change
 	}
 	switch {

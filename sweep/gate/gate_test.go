@@ -139,12 +139,15 @@ func TestCompareDrift(t *testing.T) {
 func TestCompareEnvironment(t *testing.T) {
 	old, new := load(t, "base"), load(t, "base")
 	old.Environment.Kernel, new.Environment.Kernel = "Linux 6.8.0", "Linux 6.9.0"
+	old.Environment.SweepVersion, new.Environment.SweepVersion = "(devel) 34a1c78", "(devel) 34a1c78+dirty"
 	r, err := Compare(old, new, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, `kernel "Linux 6.8.0" (old) vs "Linux 6.9.0" (new)`) }) {
-		t.Errorf("notes %q, want the kernel difference", r.Notes)
+	for _, want := range []string{`kernel "Linux 6.8.0" (old) vs "Linux 6.9.0" (new)`, `sweep "(devel) 34a1c78" (old) vs "(devel) 34a1c78+dirty" (new)`} {
+		if !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, want) }) {
+			t.Errorf("notes %q, want %s", r.Notes, want)
+		}
 	}
 }
 
@@ -174,6 +177,14 @@ func TestCompareBadThresholds(t *testing.T) {
 		if !errors.Is(err, ErrThreshold) {
 			t.Errorf("thresholds %v: err = %v, want a threshold error", th, err)
 		}
+	}
+	_, err := Compare(base, base, Thresholds{"latency": 0.1}, nil)
+	var unknown *sweep.UnknownMetricError
+	if !errors.As(err, &unknown) || unknown.Name != "latency" {
+		t.Errorf("unknown metric: err = %v, want a *sweep.UnknownMetricError naming it", err)
+	}
+	if want := `bad threshold: unknown metric "latency" (allowed: cpu_us_per_req, p99_ms, rps, success_rps)`; err == nil || err.Error() != want {
+		t.Errorf("unknown metric: err = %v, want %q", err, want)
 	}
 }
 

@@ -86,12 +86,12 @@ func Check(s sweep.Summary, ws []sweep.Window, candidate string, th Thresholds) 
 	a := stats.Analyze(keep, stats.Options{
 		Baseline: s.Baseline, AA: s.AAConfig, CliffRate: s.Plan.CliffRate,
 		TargetConcurrency: s.Plan.TargetConc, Objective: s.Plan.Objective,
-		Confidence: s.Plan.Confidence, SameProcess: s.Plan.Restarts == "never",
+		Confidence: s.Plan.Confidence, SameProcess: s.Plan.Restarts == sweep.RestartsNever,
 	})
 	if !s.Complete {
 		g.Notes = append(g.Notes, fmt.Sprintf("the run is incomplete: %d of %d windows measured", s.Plan.Measured, s.Plan.Windows))
 	}
-	if s.Plan.Restarts == "never" {
+	if s.Plan.Restarts == sweep.RestartsNever {
 		g.Notes = append(g.Notes, "each config ran in one process for the whole run (restarts = \"never\"): a process's own offset is not covered by the intervals")
 	}
 	cells := map[int]sweep.Cell{}
@@ -124,9 +124,9 @@ func Check(s sweep.Summary, ws []sweep.Window, candidate string, th Thresholds) 
 }
 
 // inRunRow judges one metric of the candidate at one level.
-func inRunRow(c, base sweep.Cell, m string, threshold float64) Row {
+func inRunRow(c, base sweep.Cell, m sweep.Metric, threshold float64) Row {
 	d := c.VsBaseline[m]
-	r := Row{Config: c.Config, Concurrency: c.Concurrency, Metric: m, Old: base.Metric(m), New: c.Metric(m),
+	r := Row{Config: c.Config, Concurrency: c.Concurrency, Metric: string(m), Old: base.Metric(m), New: c.Metric(m),
 		Change: d.Estimate, Threshold: threshold, Confidence: d.Confidence}
 	if d.CILow == nil || d.CIHigh == nil {
 		r.Note = fmt.Sprintf("no interval: %d pairs are too few for the gate's level", d.Pairs)
@@ -134,7 +134,7 @@ func inRunRow(c, base sweep.Cell, m string, threshold float64) Row {
 	}
 	r.CILow, r.CIHigh = *d.CILow, *d.CIHigh
 	worseLo := r.CILow // the interval's least-worse end, as a worsening
-	if !sweep.LowerIsBetter(m) {
+	if !m.LowerIsBetter() {
 		worseLo = -r.CIHigh
 	}
 	switch {

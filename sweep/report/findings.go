@@ -46,7 +46,7 @@ func (m *mdWriter) results() {
 }
 
 // deltaText is a table cell for a paired change: "-12.3% [-14.1%, -10.2%]".
-func deltaText(c sweep.Cell, metric string) string {
+func deltaText(c sweep.Cell, metric sweep.Metric) string {
 	if c.Baseline {
 		return "—"
 	}
@@ -105,12 +105,12 @@ func verdictText(c sweep.Cell) string {
 	case c.Cliff != nil:
 	default:
 		res := 0.0
-		for _, k := range []struct{ metric, name string }{{sweep.MetricCPUPerReq, "CPU/req"}, {sweep.MetricRPS, "RPS"}} {
-			d, ok := c.VsBaseline[k.metric]
+		for _, m := range []sweep.Metric{sweep.MetricCPUPerReq, sweep.MetricRPS} {
+			d, ok := c.VsBaseline[m]
 			if ok && detected(d) {
-				parts = append(parts, k.name+" "+d.Verdict)
+				parts = append(parts, m.Label()+" "+d.Verdict)
 			}
-			if ok && d.Resolution != nil && k.metric == sweep.MetricCPUPerReq {
+			if ok && d.Resolution != nil && m == sweep.MetricCPUPerReq {
 				res = *d.Resolution
 			}
 		}
@@ -147,7 +147,7 @@ func (m *mdWriter) noise() {
 	m.f("| c | CPU/req | RPS | success RPS | p99 |\n|---:|---|---|---|---|\n")
 	for _, c := range m.lv {
 		m.f("| %d |", c)
-		for _, metric := range []string{sweep.MetricCPUPerReq, sweep.MetricRPS, sweep.MetricSuccessRPS, sweep.MetricP99} {
+		for _, metric := range sweep.Metrics {
 			if b, ok := aaBand(m.s, c, metric); ok {
 				m.f(" %s |", interval(b.Q1, b.Q3))
 			} else {
@@ -182,7 +182,7 @@ func flipPhrase(t sweep.Tradeoff) string {
 	case sweep.MetricP99:
 		good, bad = "lower p99", "higher p99"
 	}
-	if (t.Low < 0) != sweep.LowerIsBetter(t.Metric) {
+	if (t.Low < 0) != t.Metric.LowerIsBetter() {
 		good, bad = bad, good
 	}
 	low := fmt.Sprintf("at c=%d", t.LowConc)
@@ -196,7 +196,10 @@ func (m *mdWriter) tradeoffs() {
 	m.f("## Tradeoffs\n\n")
 	// One line per config and metric: the first flip in words, then the
 	// further levels where it holds.
-	type key struct{ config, metric string }
+	type key struct {
+		config string
+		metric sweep.Metric
+	}
 	var order []key
 	flips := map[key][]sweep.Tradeoff{}
 	rpsFlips := map[string]bool{}

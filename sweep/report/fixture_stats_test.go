@@ -74,7 +74,7 @@ func (f fixture) summarize(ws []sweep.Window) sweep.Summary {
 		}
 		by[w.Config][w.Concurrency][w.Round] = w
 	}
-	deltaOf := func(cfg string, c int, m string) (sweep.Delta, bool) {
+	deltaOf := func(cfg string, c int, m sweep.Metric) (sweep.Delta, bool) {
 		var rs []float64
 		for round := 0; round < f.rounds; round++ {
 			cw, ok1 := by[cfg][c][round]
@@ -95,10 +95,10 @@ func (f fixture) summarize(ws []sweep.Window) sweep.Summary {
 			Estimate: med, CILow: &lo, CIHigh: &hi, Resolution: &res, Confidence: 0.99,
 			Correction: "holm: step 1 of 1, family-wise 95%", P: 0.01, PAdjusted: 0.01}, true
 	}
-	bands := map[int]map[string]sweep.Band{}
+	bands := map[int]map[sweep.Metric]sweep.Band{}
 	if f.aa {
 		for _, c := range f.conc {
-			bands[c] = map[string]sweep.Band{}
+			bands[c] = map[sweep.Metric]sweep.Band{}
 			for _, m := range sweep.Metrics {
 				if d, ok := deltaOf(s.AAConfig, c, m); ok {
 					bands[c][m] = sweep.Band{Median: d.Median, Q1: d.Q1, Q3: d.Q3}
@@ -153,7 +153,7 @@ func (f fixture) summarize(ws []sweep.Window) sweep.Summary {
 				cell.AABand = bands[c]
 			}
 			if !sl.baseline {
-				cell.VsBaseline = map[string]sweep.Delta{}
+				cell.VsBaseline = map[sweep.Metric]sweep.Delta{}
 				for _, m := range sweep.Metrics {
 					d, ok := deltaOf(sl.config, c, m)
 					if !ok {
@@ -161,7 +161,7 @@ func (f fixture) summarize(ws []sweep.Window) sweep.Summary {
 					}
 					b := bands[c][m]
 					if !sl.aa && (d.Q1 > 0 || d.Q3 < 0) && (d.Q1 > b.Q3 || d.Q3 < b.Q1) {
-						if (d.Median < 0) == sweep.LowerIsBetter(m) {
+						if (d.Median < 0) == m.LowerIsBetter() {
 							d.Verdict = sweep.VerdictBetter
 						} else {
 							d.Verdict = sweep.VerdictWorse

@@ -35,7 +35,7 @@ type fixture struct {
 	aa        bool
 	conc      []int
 	rounds    int
-	objective string
+	objective sweep.Objective
 	target    int
 	drop      int  // planned windows missing at the end (interrupted run)
 	torn      bool // results.jsonl ends in a torn line

@@ -19,13 +19,15 @@ var (
 	nsColor   = color.RGBA{0xee, 0xee, 0xee, 0xff} // no detectable change
 )
 
-// objective maps the plan's objective to its metric and whether higher
-// values are better.
-func objective(obj string) (metric, words string, higherBetter bool) {
-	if obj == "success_rps" {
-		return sweep.MetricSuccessRPS, "successful requests/s", true
+// objective maps the plan's objective to its metric, the metric in
+// words and whether higher values are better.
+func objective(obj sweep.Objective) (metric sweep.Metric, words string, higherBetter bool) {
+	metric = obj.Metric()
+	words = "CPU per request"
+	if metric == sweep.MetricSuccessRPS {
+		words = "successful requests/s"
 	}
-	return sweep.MetricCPUPerReq, "CPU per request", false
+	return metric, words, !metric.LowerIsBetter()
 }
 
 // targetConc is the concurrency the run optimises for: the plan's target

@@ -66,7 +66,7 @@ func (m *mdWriter) header() {
 		meta = append(meta, "run of "+s.Created.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	if s.Environment.Target != "" {
-		meta = append(meta, s.Environment.Target+" target")
+		meta = append(meta, string(s.Environment.Target)+" target")
 	}
 	meta = append(meta, fmt.Sprintf("%d of %d planned windows measured", s.Plan.Measured, s.Plan.Windows))
 	m.f("%s.\n\n", capitalize(strings.Join(meta, " · ")))
@@ -143,7 +143,7 @@ func (m *mdWriter) environment() {
 		cpu += fmt.Sprintf(" (%d cores)", e.Cores)
 	}
 	m.f("- Host: %s, %s, kernel %s\n", orUnknown(e.Host), cpu, orUnknown(e.Kernel))
-	m.f("- Go %s, Wasmtime %s, target %s\n", orUnknown(e.GoVersion), orUnknown(e.WasmtimeVersion), orUnknown(e.Target))
+	m.f("- Go %s, Wasmtime %s, target %s\n", orUnknown(e.GoVersion), orUnknown(e.WasmtimeVersion), orUnknown(string(e.Target)))
 	m.f("- Server CPUs %s (read back: %s); load generator CPUs %s (read back: %s)\n",
 		orUnknown(e.ServerCPUs), orUnknown(e.ServerPinned), orUnknown(e.LoadCPUs), orUnknown(e.LoadPinned))
 	if e.AwakeCPUs != "" {
@@ -152,7 +152,7 @@ func (m *mdWriter) environment() {
 		m.f("- No CPUs kept awake (run.keep_awake off, or CPUs not pinned): idle CPUs halt, and at low concurrency requests wait for them to wake\n")
 	}
 	if e.ServerSched != "" {
-		m.f("- Servers ran at SCHED_%s (run.server_sched), not the default SCHED_OTHER\n", strings.ToUpper(e.ServerSched))
+		m.f("- Servers ran at SCHED_%s (run.server_sched), not the default SCHED_OTHER\n", strings.ToUpper(string(e.ServerSched)))
 	}
 	if len(m.s.Cells) > 0 {
 		var srv, ld float64
@@ -209,7 +209,7 @@ func (m *mdWriter) plan() {
 	}
 	m.f(".\n")
 	restarts := "kept alive across rounds"
-	if p.Restarts == "round" {
+	if p.Restarts == sweep.RestartsRound {
 		restarts = "restarted every round"
 	}
 	m.f("- Slots: %s, %s; %d of %d windows measured.\n", plural(p.Slots, "server process"), restarts, p.Measured, p.Windows)

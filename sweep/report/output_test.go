@@ -335,7 +335,7 @@ func TestMarkdownServerSched(t *testing.T) {
 	}
 	const line = "- Servers ran at SCHED_BATCH (run.server_sched), not the default SCHED_OTHER\n"
 	for _, tc := range []struct {
-		sched string
+		sched sweep.Sched
 		want  bool
 	}{{"batch", true}, {"", false}} {
 		s.Environment.ServerSched = tc.sched

@@ -31,7 +31,7 @@ func candidates(ss []series) []series {
 
 // aaBand returns the A/A noise band for metric at concurrency c, taken
 // from the baseline's cell when it carries one, else from any cell.
-func aaBand(s sweep.Summary, c int, metric string) (sweep.Band, bool) {
+func aaBand(s sweep.Summary, c int, metric sweep.Metric) (sweep.Band, bool) {
 	var found *sweep.Band
 	for _, x := range s.Cells {
 		if x.Concurrency != c {
@@ -207,7 +207,7 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 // flipWords is the chart subtitle naming the configs whose effect on
 // metric flips sign between the lowest and a higher concurrency, or
 // counting them when the names would not fit on one line.
-func flipWords(s sweep.Summary, metric string) string {
+func flipWords(s sweep.Summary, metric sweep.Metric) string {
 	var names []string
 	seen := map[string]bool{}
 	low := 0

@@ -16,7 +16,7 @@ func ExampleFromMap() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(*s.LinearMemoryKeepResident, *s.TotalMemories, s.IOWait)
+	fmt.Println(s.Size(setting.LinearMemoryKeepResident), s.Uint(setting.TotalMemories), s.Duration(setting.IOWait))
 	fmt.Println(s.Map())
 
 	fmt.Println(setting.Validate("linear_memory_keep_resident", "2MB"))

@@ -9,7 +9,10 @@
 // IEC sizes (package units), durations are Go durations.
 package setting
 
-import "sort"
+import (
+	"sort"
+	"strconv"
+)
 
 // Kind is the type of an option's value.
 type Kind int
@@ -44,14 +47,60 @@ func (k Kind) String() string {
 	return "unknown"
 }
 
+// ID identifies an option: its index in the option table. Settings keys
+// its values by ID, and wasmhost's C dispatch (pooling.h) switches on it.
+type ID int
+
+// The options, in table order: the pooling options in the order of
+// wasmtime/config.h, then memory_init_cow, then the workload knobs.
+const (
+	MaxUnusedWarmSlots ID = iota
+	DecommitBatchSize
+	AsyncStackKeepResident
+	LinearMemoryKeepResident
+	TableKeepResident
+	TotalComponentInstances
+	MaxComponentInstanceSize
+	MaxCoreInstancesPerComponent
+	MaxMemoriesPerComponent
+	MaxTablesPerComponent
+	TotalMemories
+	TotalTables
+	TotalStacks
+	TotalCoreInstances
+	MaxCoreInstanceSize
+	MaxTablesPerModule
+	TableElements
+	MaxMemoriesPerModule
+	MaxMemorySize
+	TotalGCHeaps
+
+	MemoryInitCOW
+
+	InitialMemory
+	Touch
+	Compute
+	IOWait
+	ResponseBytes
+
+	numOptions
+)
+
 // Option describes one setting.
 type Option struct {
+	ID   ID
 	Name string
 	Kind Kind
+	// Pooling marks a pooling-allocator option, given to Wasmtime through
+	// its C setter (see CSetter).
+	Pooling bool
 	// Knob marks a workload knob of the builtin plugin, not a Wasmtime option.
 	Knob bool
-	// Doc is a one-line description.
+	// Doc is a one-line description (for a knob, without the "workload: "
+	// that the flag help puts before it).
 	Doc string
+	// Note, if set, follows Doc in the reference (docs/settings.md) only.
+	Note string
 	// Default is Wasmtime's documented default ("" if none is documented);
 	// for a knob, the value used when it is not set.
 	Default string
@@ -62,86 +111,129 @@ type Option struct {
 	maxWhy string
 }
 
-// options is the table of every known setting in a stable order: the
-// pooling options in the order of wasmtime/config.h, then memory_init_cow,
-// then the workload knobs.
-var options = []Option{
-	{Name: "max_unused_warm_slots", Kind: Count, Default: "100",
-		Doc: "maximum number of unused warm slots kept in the pool (slots that keep their resident pages)"},
-	{Name: "decommit_batch_size", Kind: Int, Default: "1", min: 1,
-		Doc: "number of slots whose memory is decommitted together in one batch"},
-	{Name: "async_stack_keep_resident", Kind: Size, Default: "0",
-		Doc: "bytes of each async stack kept resident (reset in place) after deallocation"},
-	{Name: "linear_memory_keep_resident", Kind: Size, Default: "0",
-		Doc: "bytes of each linear memory kept resident and reset in place after deallocation; the rest is madvise(DONTNEED)-ed"},
-	{Name: "table_keep_resident", Kind: Size, Default: "0",
-		Doc: "bytes of each table kept resident and reset in place after deallocation"},
-	{Name: "total_component_instances", Kind: Count, Default: "1000", min: 1,
-		Doc: "maximum number of concurrently live component instances"},
-	{Name: "max_component_instance_size", Kind: Size, Default: "1MiB", min: 1,
-		Doc: "maximum bytes of a component instance's VMComponentContext metadata"},
-	{Name: "max_core_instances_per_component", Kind: Count, Default: "unlimited", min: 1,
-		Doc: "maximum number of core instances a single component may contain"},
-	{Name: "max_memories_per_component", Kind: Count, Default: "unlimited", min: 1,
-		Doc: "maximum number of linear memories a single component may transitively contain"},
-	{Name: "max_tables_per_component", Kind: Count, Default: "unlimited", min: 1,
-		Doc: "maximum number of tables a single component may transitively contain"},
-	{Name: "total_memories", Kind: Count, Default: "1000", min: 1,
-		Doc: "maximum number of concurrently live linear memories"},
-	{Name: "total_tables", Kind: Count, Default: "1000", min: 1,
-		Doc: "maximum number of concurrently live tables"},
-	{Name: "total_stacks", Kind: Count, Default: "1000", min: 1,
-		Doc: "maximum number of execution stacks for async execution"},
-	{Name: "total_core_instances", Kind: Count, Default: "1000", min: 1,
-		Doc: "maximum number of concurrently live core instances"},
-	{Name: "max_core_instance_size", Kind: Size, Default: "1MiB", min: 1,
-		Doc: "maximum bytes of a core instance's VMContext metadata"},
-	{Name: "max_tables_per_module", Kind: Count, Default: "1", min: 1,
-		Doc: "maximum number of tables a core module may define"},
-	{Name: "table_elements", Kind: Int, Default: "20000",
-		Doc: "maximum number of elements of any table a module defines"},
-	{Name: "max_memories_per_module", Kind: Count, Default: "1", min: 1,
-		Doc: "maximum number of linear memories a core module may define"},
-	{Name: "max_memory_size", Kind: Size, Default: "4GiB", min: 64 << 10, max: 4 << 30,
-		maxWhy: "Wasmtime's memory reservation per linear memory; a larger value makes engine creation abort",
-		Doc:    "maximum bytes any linear memory may grow to (one 64KiB wasm page up to 4GiB)"},
-	{Name: "total_gc_heaps", Kind: Count, Default: "1000", min: 1,
-		Doc: "maximum number of concurrently live GC heaps"},
-	{Name: "memory_init_cow", Kind: Bool, Default: "true",
-		Doc: "initialise linear memory copy-on-write from a memory image of the module's data segments"},
-	{Name: "initial_memory", Kind: Size, Knob: true, Default: "1088KiB", min: 64 << 10, max: 4 << 30,
-		maxWhy: "a 32-bit linear memory",
-		Doc:    "workload: initial linear memory, raised to hold touch and response_bytes; the default, 17 pages, is the layout of a Rust wasm32 module with its 1MiB stack"},
-	{Name: "touch", Kind: Size, Knob: true, Default: "0",
-		Doc: "workload: bytes of linear memory written per request, from address 0 (the data segment page included); the initial memory is sized to hold them"},
-	{Name: "compute", Kind: Int, Knob: true, Default: "0",
-		Doc: "workload: units of pure integer CPU work per request; one unit is 1000 dependent rounds of a 64-bit xorshift-multiply step"},
-	{Name: "io_wait", Kind: Duration, Knob: true, Default: "0s",
-		Doc: "workload: time spent sleeping in a host call per request while the instance stays live"},
-	{Name: "response_bytes", Kind: Size, Knob: true, Default: "0",
-		Doc: "workload: bytes of response body per request (written at address 0 of linear memory)"},
+// CSetter is the Wasmtime C function that sets a pooling option,
+// wasmtime_pooling_allocation_config_NAME_set, or "" for other options.
+func (o Option) CSetter() string {
+	if !o.Pooling {
+		return ""
+	}
+	return "wasmtime_pooling_allocation_config_" + o.Name + "_set"
 }
 
-var byName = func() map[string]int {
-	m := make(map[string]int, len(options))
-	for i, o := range options {
-		m[o.Name] = i
+// CType is the C type of a pooling option's setter argument: uint32_t for
+// a count, size_t for sizes and integers; "" for other options.
+func (o Option) CType() string {
+	switch {
+	case !o.Pooling:
+		return ""
+	case o.Kind == Count:
+		return "uint32_t"
+	}
+	return "size_t"
+}
+
+// options is the table of every known setting, indexed by ID. It is the
+// only place an option is described: validation, Settings, the `sweep
+// serve` flags, docs/settings.md and wasmhost's C setter dispatch
+// (pooling.h) all derive from it.
+var options = func() [numOptions]Option {
+	t := [numOptions]Option{
+		MaxUnusedWarmSlots: {Name: "max_unused_warm_slots", Kind: Count, Pooling: true, Default: "100",
+			Doc: "maximum number of unused warm slots kept in the pool (slots that keep their resident pages)"},
+		DecommitBatchSize: {Name: "decommit_batch_size", Kind: Int, Pooling: true, Default: "1", min: 1,
+			Doc: "number of slots whose memory is decommitted together in one batch"},
+		AsyncStackKeepResident: {Name: "async_stack_keep_resident", Kind: Size, Pooling: true, Default: "0",
+			Doc: "bytes of each async stack kept resident (reset in place) after deallocation"},
+		LinearMemoryKeepResident: {Name: "linear_memory_keep_resident", Kind: Size, Pooling: true, Default: "0",
+			Doc: "bytes of each linear memory kept resident and reset in place after deallocation; the rest is madvise(DONTNEED)-ed"},
+		TableKeepResident: {Name: "table_keep_resident", Kind: Size, Pooling: true, Default: "0",
+			Doc: "bytes of each table kept resident and reset in place after deallocation"},
+		TotalComponentInstances: {Name: "total_component_instances", Kind: Count, Pooling: true, Default: "1000", min: 1,
+			Doc: "maximum number of concurrently live component instances"},
+		MaxComponentInstanceSize: {Name: "max_component_instance_size", Kind: Size, Pooling: true, Default: "1MiB", min: 1,
+			Doc: "maximum bytes of a component instance's VMComponentContext metadata"},
+		MaxCoreInstancesPerComponent: {Name: "max_core_instances_per_component", Kind: Count, Pooling: true, Default: "unlimited", min: 1,
+			Doc: "maximum number of core instances a single component may contain"},
+		MaxMemoriesPerComponent: {Name: "max_memories_per_component", Kind: Count, Pooling: true, Default: "unlimited", min: 1,
+			Doc: "maximum number of linear memories a single component may transitively contain"},
+		MaxTablesPerComponent: {Name: "max_tables_per_component", Kind: Count, Pooling: true, Default: "unlimited", min: 1,
+			Doc: "maximum number of tables a single component may transitively contain"},
+		TotalMemories: {Name: "total_memories", Kind: Count, Pooling: true, Default: "1000", min: 1,
+			Doc: "maximum number of concurrently live linear memories"},
+		TotalTables: {Name: "total_tables", Kind: Count, Pooling: true, Default: "1000", min: 1,
+			Doc: "maximum number of concurrently live tables"},
+		TotalStacks: {Name: "total_stacks", Kind: Count, Pooling: true, Default: "1000", min: 1,
+			Doc: "maximum number of execution stacks for async execution"},
+		TotalCoreInstances: {Name: "total_core_instances", Kind: Count, Pooling: true, Default: "1000", min: 1,
+			Doc: "maximum number of concurrently live core instances"},
+		MaxCoreInstanceSize: {Name: "max_core_instance_size", Kind: Size, Pooling: true, Default: "1MiB", min: 1,
+			Doc: "maximum bytes of a core instance's VMContext metadata"},
+		MaxTablesPerModule: {Name: "max_tables_per_module", Kind: Count, Pooling: true, Default: "1", min: 1,
+			Doc: "maximum number of tables a core module may define"},
+		TableElements: {Name: "table_elements", Kind: Int, Pooling: true, Default: "20000",
+			Doc: "maximum number of elements of any table a module defines"},
+		MaxMemoriesPerModule: {Name: "max_memories_per_module", Kind: Count, Pooling: true, Default: "1", min: 1,
+			Doc: "maximum number of linear memories a core module may define"},
+		MaxMemorySize: {Name: "max_memory_size", Kind: Size, Pooling: true, Default: "4GiB", min: 64 << 10, max: 4 << 30,
+			maxWhy: "Wasmtime's memory reservation per linear memory; a larger value makes engine creation abort",
+			Doc:    "maximum bytes any linear memory may grow to (one 64KiB wasm page up to 4GiB)"},
+		TotalGCHeaps: {Name: "total_gc_heaps", Kind: Count, Pooling: true, Default: "1000", min: 1,
+			Doc: "maximum number of concurrently live GC heaps"},
+
+		MemoryInitCOW: {Name: "memory_init_cow", Kind: Bool, Default: "true",
+			Doc: "initialise linear memory copy-on-write from a memory image of the module's data segments"},
+
+		InitialMemory: {Name: "initial_memory", Kind: Size, Knob: true, Default: "1088KiB", min: 64 << 10, max: 4 << 30,
+			maxWhy: "a 32-bit linear memory",
+			Doc:    "initial linear memory, raised to hold touch and response_bytes; the default, 17 pages, is the layout of a Rust wasm32 module with its 1MiB stack",
+			Note:   "It matters because on free Wasmtime resets min(keep_resident, memory size) bytes whether they were written or not"},
+		Touch: {Name: "touch", Kind: Size, Knob: true, Default: "0",
+			Doc: "bytes of linear memory written per request, from address 0 (the data segment page included); the initial memory is sized to hold them"},
+		Compute: {Name: "compute", Kind: Int, Knob: true, Default: "0",
+			Doc: "units of pure integer CPU work per request; one unit is 1000 dependent rounds of a 64-bit xorshift-multiply step"},
+		IOWait: {Name: "io_wait", Kind: Duration, Knob: true, Default: "0s",
+			Doc: "time spent sleeping in a host call per request while the instance stays live"},
+		ResponseBytes: {Name: "response_bytes", Kind: Size, Knob: true, Default: "0",
+			Doc: "bytes of response body per request (written at address 0 of linear memory)"},
+	}
+	for i := range t {
+		t[i].ID = ID(i)
+	}
+	return t
+}()
+
+var byName = func() map[string]ID {
+	m := make(map[string]ID, len(options))
+	for _, o := range options {
+		m[o.Name] = o.ID
 	}
 	return m
 }()
 
-// Options returns every known setting in a stable order.
+// Options returns every known setting in table order.
 func Options() []Option {
-	return append([]Option(nil), options...)
+	return append([]Option(nil), options[:]...)
 }
 
 // Lookup returns the option called name.
 func Lookup(name string) (Option, bool) {
-	i, ok := byName[name]
+	id, ok := byName[name]
 	if !ok {
 		return Option{}, false
 	}
-	return options[i], true
+	return options[id], true
+}
+
+// Option returns the option with this ID. It panics on an ID outside the
+// table.
+func (id ID) Option() Option { return options[id] }
+
+// String returns the option's name.
+func (id ID) String() string {
+	if id < 0 || id >= numOptions {
+		return "ID(" + strconv.Itoa(int(id)) + ")"
+	}
+	return options[id].Name
 }
 
 // Names returns every known setting name in sorted order.

@@ -31,15 +31,30 @@ func TestOptionsTable(t *testing.T) {
 			t.Errorf("option %d = %q (knob %v), want pooling option %q", i, opts[i].Name, opts[i].Knob, name)
 		}
 	}
-	var s Settings
-	for _, o := range opts {
-		if o.Doc == "" || o.Default == "" {
-			t.Errorf("%s: missing Doc or Default", o.Name)
+	for i, o := range opts {
+		if o.Name == "" || o.Doc == "" || o.Default == "" {
+			t.Errorf("option %d (%q): missing Name, Doc or Default", i, o.Name)
 		}
-		if got, ok := Lookup(o.Name); !ok || got.Name != o.Name {
+		if o.ID != ID(i) || o.ID.Option().Name != o.Name || o.ID.String() != o.Name {
+			t.Errorf("option %d (%q) has ID %d", i, o.Name, o.ID)
+		}
+		if got, ok := Lookup(o.Name); !ok || got.ID != o.ID {
 			t.Errorf("Lookup(%q) = %v, %v", o.Name, got, ok)
 		}
-		s.field(o.Name) // panics if an option has no field
+		if o.Pooling != (i < len(pooling)) || (o.Pooling && o.Knob) {
+			t.Errorf("%s: Pooling %v, Knob %v", o.Name, o.Pooling, o.Knob)
+		}
+		wantSetter, wantType := "", ""
+		if o.Pooling {
+			wantSetter = "wasmtime_pooling_allocation_config_" + o.Name + "_set"
+			wantType = map[Kind]string{Count: "uint32_t", Int: "size_t", Size: "size_t"}[o.Kind]
+		}
+		if o.CSetter() != wantSetter || o.CType() != wantType {
+			t.Errorf("%s: C setter %q(%q), want %q(%q)", o.Name, o.CSetter(), o.CType(), wantSetter, wantType)
+		}
+	}
+	if got := ID(len(opts)).String(); got != "ID(26)" {
+		t.Errorf("String of an ID past the table = %q", got)
 	}
 	for _, knob := range []string{"initial_memory", "touch", "compute", "io_wait", "response_bytes"} {
 		if o, _ := Lookup(knob); !o.Knob {
@@ -132,20 +147,20 @@ func TestFromMapRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.LinearMemoryKeepResident == nil || *s.LinearMemoryKeepResident != 64*units.KiB {
-		t.Errorf("LinearMemoryKeepResident = %v", s.LinearMemoryKeepResident)
+	if !s.IsSet(LinearMemoryKeepResident) || s.Size(LinearMemoryKeepResident) != 64*units.KiB {
+		t.Errorf("linear_memory_keep_resident = %v", s.Size(LinearMemoryKeepResident))
 	}
-	if s.TotalMemories == nil || *s.TotalMemories != 64 {
-		t.Errorf("TotalMemories = %v", s.TotalMemories)
+	if v, ok := s.Value(TotalMemories); !ok || v != 64 || s.Uint(TotalMemories) != 64 {
+		t.Errorf("total_memories = %v, %v", v, ok)
 	}
-	if s.MemoryInitCOW == nil || *s.MemoryInitCOW {
-		t.Errorf("MemoryInitCOW = %v", s.MemoryInitCOW)
+	if !s.IsSet(MemoryInitCOW) || s.Bool(MemoryInitCOW) {
+		t.Errorf("memory_init_cow = %v (set %v)", s.Bool(MemoryInitCOW), s.IsSet(MemoryInitCOW))
 	}
-	if s.TotalTables != nil || s.MaxMemorySize != nil {
-		t.Error("unset fields were set")
+	if s.IsSet(TotalTables) || s.IsSet(MaxMemorySize) || s.Size(MaxMemorySize) != 0 {
+		t.Error("unset options were set")
 	}
-	if s.Touch != 64*units.KiB || s.Compute != 10 || s.IOWait != time.Millisecond || s.ResponseBytes != units.KiB {
-		t.Errorf("knobs = %v %v %v %v", s.Touch, s.Compute, s.IOWait, s.ResponseBytes)
+	if s.Size(Touch) != 64*units.KiB || s.Uint(Compute) != 10 || s.Duration(IOWait) != time.Millisecond || s.Size(ResponseBytes) != units.KiB {
+		t.Errorf("knobs = %v %v %v %v", s.Size(Touch), s.Uint(Compute), s.Duration(IOWait), s.Size(ResponseBytes))
 	}
 	want := map[string]string{
 		"linear_memory_keep_resident": "64KiB",
@@ -195,7 +210,7 @@ func TestRegisterFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *s.LinearMemoryKeepResident != units.MiB || *s.TotalCoreInstances != 2 || *s.MemoryInitCOW || s.IOWait != 5*time.Millisecond {
+	if s.Size(LinearMemoryKeepResident) != units.MiB || s.Uint(TotalCoreInstances) != 2 || !s.IsSet(MemoryInitCOW) || s.Bool(MemoryInitCOW) || s.Duration(IOWait) != 5*time.Millisecond {
 		t.Errorf("parsed settings = %v", s.Map())
 	}
 	fs2 := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -208,4 +223,54 @@ func TestRegisterFlags(t *testing.T) {
 	if u := fs.Lookup("total_memories").Usage; !strings.Contains(u, "Wasmtime default 1000") {
 		t.Errorf("usage = %q", u)
 	}
+}
+
+func TestSettingsValues(t *testing.T) {
+	tests := []struct {
+		name, value string
+		id          ID
+		raw         uint64
+		set         bool
+	}{
+		{"total_memories", "64", TotalMemories, 64, true},
+		{"table_elements", "0", TableElements, 0, true},
+		{"linear_memory_keep_resident", "2MiB", LinearMemoryKeepResident, 2 << 20, true},
+		{"linear_memory_keep_resident", "0", LinearMemoryKeepResident, 0, true},
+		{"memory_init_cow", "false", MemoryInitCOW, 0, true},
+		{"memory_init_cow", "true", MemoryInitCOW, 1, true},
+		{"io_wait", "1ms", IOWait, uint64(time.Millisecond), true},
+		// A knob at zero is a knob left alone.
+		{"touch", "0", Touch, 0, false},
+		{"io_wait", "0s", IOWait, 0, false},
+		{"compute", "0", Compute, 0, false},
+	}
+	for _, tt := range tests {
+		var s Settings
+		if err := s.Set(tt.name, tt.value); err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := s.Value(tt.id); v != tt.raw || ok != tt.set || s.IsSet(tt.id) != tt.set {
+			t.Errorf("%s = %q: Value = %d, %v; want %d, %v", tt.name, tt.value, v, ok, tt.raw, tt.set)
+		}
+		if _, ok := s.Map()[tt.name]; ok != tt.set {
+			t.Errorf("%s = %q: in Map %v, want %v", tt.name, tt.value, ok, tt.set)
+		}
+	}
+	var a, b Settings
+	_ = a.Set("total_memories", "8")
+	b = a
+	_ = b.Set("total_memories", "9")
+	if a.Uint(TotalMemories) != 8 || a == b {
+		t.Error("a copy of Settings shares its values")
+	}
+}
+
+func TestSettingsKindMismatchPanics(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "touch is a size, not a count") {
+			t.Errorf("recover() = %v", r)
+		}
+	}()
+	var s Settings
+	s.Uint(Touch)
 }

@@ -10,105 +10,16 @@ import (
 	"github.com/sweep-dev/sweep/sweep/units"
 )
 
-// Settings is a typed set of option values. A nil pointer field is unset
-// and keeps Wasmtime's default. The workload knobs are plain values; zero
-// means "none" (no memory touched, no compute, no wait, empty body).
+// Settings is a set of option values keyed by ID. An unset option keeps
+// Wasmtime's default (or, for a knob, its documented default). Setting a
+// workload knob to zero is the same as leaving it unset: zero means "none"
+// (no memory touched, no compute, no wait, empty body).
+//
+// The zero value is empty. Settings is a plain value: copies are
+// independent and == compares them.
 type Settings struct {
-	MaxUnusedWarmSlots           *uint32
-	DecommitBatchSize            *uint64
-	AsyncStackKeepResident       *units.Size
-	LinearMemoryKeepResident     *units.Size
-	TableKeepResident            *units.Size
-	TotalComponentInstances      *uint32
-	MaxComponentInstanceSize     *units.Size
-	MaxCoreInstancesPerComponent *uint32
-	MaxMemoriesPerComponent      *uint32
-	MaxTablesPerComponent        *uint32
-	TotalMemories                *uint32
-	TotalTables                  *uint32
-	TotalStacks                  *uint32
-	TotalCoreInstances           *uint32
-	MaxCoreInstanceSize          *units.Size
-	MaxTablesPerModule           *uint32
-	TableElements                *uint64
-	MaxMemoriesPerModule         *uint32
-	MaxMemorySize                *units.Size
-	TotalGCHeaps                 *uint32
-
-	MemoryInitCOW *bool
-
-	// InitialMemory is the workload's initial linear memory; nil keeps
-	// the default (1088KiB).
-	InitialMemory *units.Size
-	// Touch is the number of bytes of linear memory dirtied per request.
-	Touch units.Size
-	// Compute is the number of compute units per request (see Options).
-	Compute uint64
-	// IOWait is the time spent in a host call per request.
-	IOWait time.Duration
-	// ResponseBytes is the size of the response body.
-	ResponseBytes units.Size
-}
-
-// field returns a pointer to the field holding option name: one of
-// **uint32, **uint64, **units.Size, **bool, *units.Size, *uint64,
-// *time.Duration. It panics on an unknown name (the table is fixed).
-func (s *Settings) field(name string) any {
-	switch name {
-	case "max_unused_warm_slots":
-		return &s.MaxUnusedWarmSlots
-	case "decommit_batch_size":
-		return &s.DecommitBatchSize
-	case "async_stack_keep_resident":
-		return &s.AsyncStackKeepResident
-	case "linear_memory_keep_resident":
-		return &s.LinearMemoryKeepResident
-	case "table_keep_resident":
-		return &s.TableKeepResident
-	case "total_component_instances":
-		return &s.TotalComponentInstances
-	case "max_component_instance_size":
-		return &s.MaxComponentInstanceSize
-	case "max_core_instances_per_component":
-		return &s.MaxCoreInstancesPerComponent
-	case "max_memories_per_component":
-		return &s.MaxMemoriesPerComponent
-	case "max_tables_per_component":
-		return &s.MaxTablesPerComponent
-	case "total_memories":
-		return &s.TotalMemories
-	case "total_tables":
-		return &s.TotalTables
-	case "total_stacks":
-		return &s.TotalStacks
-	case "total_core_instances":
-		return &s.TotalCoreInstances
-	case "max_core_instance_size":
-		return &s.MaxCoreInstanceSize
-	case "max_tables_per_module":
-		return &s.MaxTablesPerModule
-	case "table_elements":
-		return &s.TableElements
-	case "max_memories_per_module":
-		return &s.MaxMemoriesPerModule
-	case "max_memory_size":
-		return &s.MaxMemorySize
-	case "total_gc_heaps":
-		return &s.TotalGCHeaps
-	case "memory_init_cow":
-		return &s.MemoryInitCOW
-	case "initial_memory":
-		return &s.InitialMemory
-	case "touch":
-		return &s.Touch
-	case "compute":
-		return &s.Compute
-	case "io_wait":
-		return &s.IOWait
-	case "response_bytes":
-		return &s.ResponseBytes
-	}
-	panic("setting: no field for " + name)
+	set  [numOptions]bool
+	vals [numOptions]uint64 // counts, integers, bytes, 0/1, nanoseconds
 }
 
 // Set parses value for the option name and stores it in s.
@@ -121,66 +32,66 @@ func (s *Settings) Set(name, value string) error {
 	if err != nil {
 		return err
 	}
-	switch p := s.field(name).(type) {
-	case **uint32:
-		x := v.(uint32)
-		*p = &x
-	case **uint64:
-		x := v.(uint64)
-		*p = &x
-	case **units.Size:
-		x := v.(units.Size)
-		*p = &x
-	case **bool:
-		x := v.(bool)
-		*p = &x
-	case *units.Size:
-		*p = v.(units.Size)
-	case *uint64:
-		*p = v.(uint64)
-	case *time.Duration:
-		*p = v.(time.Duration)
-	}
+	s.vals[o.ID] = v
+	s.set[o.ID] = !(o.Knob && v == 0)
 	return nil
 }
 
-// Get returns the value of option name as a string, and whether it is set
-// (for knobs: non-zero).
+// Get returns the value of option name as a string (sizes with units),
+// and whether it is set.
 func (s *Settings) Get(name string) (string, bool) {
-	if _, ok := Lookup(name); !ok {
+	o, ok := Lookup(name)
+	if !ok || !s.set[o.ID] {
 		return "", false
 	}
-	switch p := s.field(name).(type) {
-	case **uint32:
-		if *p != nil {
-			return strconv.FormatUint(uint64(**p), 10), true
-		}
-	case **uint64:
-		if *p != nil {
-			return strconv.FormatUint(**p, 10), true
-		}
-	case **units.Size:
-		if *p != nil {
-			return (**p).String(), true
-		}
-	case **bool:
-		if *p != nil {
-			return strconv.FormatBool(**p), true
-		}
-	case *units.Size:
-		if *p != 0 {
-			return p.String(), true
-		}
-	case *uint64:
-		if *p != 0 {
-			return strconv.FormatUint(*p, 10), true
-		}
-	case *time.Duration:
-		if *p != 0 {
-			return p.String(), true
-		}
+	return o.format(s.vals[o.ID]), true
+}
+
+// format renders a value of the option's kind as Set accepts it.
+func (o Option) format(v uint64) string {
+	switch o.Kind {
+	case Size:
+		return units.Size(v).String()
+	case Bool:
+		return strconv.FormatBool(v != 0)
+	case Duration:
+		return time.Duration(v).String()
 	}
-	return "", false
+	return strconv.FormatUint(v, 10)
+}
+
+// IsSet reports whether option id is set.
+func (s Settings) IsSet(id ID) bool { return s.set[id] }
+
+// Value returns the raw value of option id — a count or integer, bytes
+// for a size, 1 or 0 for a bool, nanoseconds for a duration — and whether
+// it is set.
+func (s Settings) Value(id ID) (uint64, bool) { return s.vals[id], s.set[id] }
+
+// Uint returns the value of a count or integer option, 0 if unset.
+func (s Settings) Uint(id ID) uint64 { return s.typed(id, Count, Int) }
+
+// Size returns the value of a size option, 0 if unset.
+func (s Settings) Size(id ID) units.Size { return units.Size(s.typed(id, Size, Size)) }
+
+// Duration returns the value of a duration option, 0 if unset.
+func (s Settings) Duration(id ID) time.Duration {
+	return time.Duration(s.typed(id, Duration, Duration))
+}
+
+// Bool returns the value of a bool option, false if unset.
+func (s Settings) Bool(id ID) bool { return s.typed(id, Bool, Bool) != 0 }
+
+// typed returns the value of id, checking that its kind is k1 or k2: a
+// mismatch is a bug in the caller (IDs are constants), so it panics.
+func (s Settings) typed(id ID, k1, k2 Kind) uint64 {
+	if k := options[id].Kind; k != k1 && k != k2 {
+		panic(fmt.Sprintf("setting: %s is a %s, not a %s", options[id].Name, k, k1))
+	}
+	if !s.set[id] {
+		return 0
+	}
+	return s.vals[id]
 }
 
 // FromMap builds Settings from name → value strings ("64KiB", "64",
@@ -201,13 +112,13 @@ func FromMap(m map[string]string) (Settings, error) {
 	return s, nil
 }
 
-// Map returns the set fields as name → value strings (sizes with units).
+// Map returns the set options as name → value strings (sizes with units).
 // FromMap(s.Map()) equals s.
 func (s Settings) Map() map[string]string {
 	m := map[string]string{}
 	for _, o := range options {
-		if v, ok := s.Get(o.Name); ok {
-			m[o.Name] = v
+		if s.set[o.ID] {
+			m[o.Name] = o.format(s.vals[o.ID])
 		}
 	}
 	return m
@@ -215,40 +126,47 @@ func (s Settings) Map() map[string]string {
 
 // flagValue adapts one option of a Settings to flag.Value.
 type flagValue struct {
-	s    *Settings
-	name string
+	s  *Settings
+	id ID
 }
 
 func (f flagValue) String() string {
 	if f.s == nil {
 		return ""
 	}
-	v, _ := f.s.Get(f.name)
+	v, _ := f.s.Get(options[f.id].Name)
 	return v
 }
 
-func (f flagValue) Set(v string) error { return f.s.Set(f.name, v) }
+func (f flagValue) Set(v string) error { return f.s.Set(options[f.id].Name, v) }
 
 // IsBoolFlag lets "-memory_init_cow" alone mean true.
-func (f flagValue) IsBoolFlag() bool {
-	o, _ := Lookup(f.name)
-	return o.Kind == Bool
+func (f flagValue) IsBoolFlag() bool { return options[f.id].Kind == Bool }
+
+// Usage is the flag help of option o, e.g. "maximum number of concurrently
+// live linear memories (count, Wasmtime default 1000)".
+func (o Option) Usage() string {
+	usage := o.Doc
+	if o.Knob {
+		usage = "workload: " + usage
+	}
+	usage += fmt.Sprintf(" (%s", o.Kind)
+	if o.Default != "" {
+		if o.Knob {
+			usage += ", default " + o.Default
+		} else {
+			usage += ", Wasmtime default " + o.Default
+		}
+	}
+	return usage + ")"
 }
 
-// RegisterFlags defines one flag per option on fs, named like the option
-// (e.g. -linear_memory_keep_resident 64KiB); parsing a flag sets the field
-// in s, so flags parsed after FromMap override its values.
+// RegisterFlags defines one flag per option of the table on fs, named
+// like the option (e.g. -linear_memory_keep_resident 64KiB) with
+// Option.Usage as help; parsing a flag sets the option in s, so flags
+// parsed after FromMap override its values.
 func (s *Settings) RegisterFlags(fs *flag.FlagSet) {
 	for _, o := range options {
-		usage := fmt.Sprintf("%s (%s", o.Doc, o.Kind)
-		if o.Default != "" {
-			if o.Knob {
-				usage += ", default " + o.Default
-			} else {
-				usage += ", Wasmtime default " + o.Default
-			}
-		}
-		usage += ")"
-		fs.Var(flagValue{s: s, name: o.Name}, o.Name, usage)
+		fs.Var(flagValue{s: s, id: o.ID}, o.Name, o.Usage())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sweep-dev/sweep/sweep/spelling"
 	"github.com/sweep-dev/sweep/sweep/units"
 )
 
@@ -72,9 +73,8 @@ func (o Option) allowed() string {
 	return "unsupported kind"
 }
 
-// parse converts value to the option's Go type: uint32, uint64,
-// units.Size, bool or time.Duration.
-func (o Option) parse(value string) (any, error) {
+// parse converts value to the option's raw value (see Settings.Value).
+func (o Option) parse(value string) (uint64, error) {
 	fail := func(cause error) error {
 		msg := fmt.Sprintf("%s = %q: %s", o.Name, value, o.allowed())
 		if hint := sizeHint(o.Kind, value); hint != "" {
@@ -87,37 +87,37 @@ func (o Option) parse(value string) (any, error) {
 	case Count:
 		n, err := strconv.ParseUint(v, 10, 32)
 		if err != nil || n < o.min {
-			return nil, fail(err)
+			return 0, fail(err)
 		}
-		return uint32(n), nil
+		return n, nil
 	case Int:
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil || n < o.min {
-			return nil, fail(err)
+			return 0, fail(err)
 		}
 		return n, nil
 	case Size:
 		n, err := units.ParseSize(v)
 		if err != nil || uint64(n) < o.min || (o.max > 0 && uint64(n) > o.max) {
-			return nil, fail(err)
+			return 0, fail(err)
 		}
-		return n, nil
+		return uint64(n), nil
 	case Bool:
 		switch v {
 		case "true":
-			return true, nil
+			return 1, nil
 		case "false":
-			return false, nil
+			return 0, nil
 		}
-		return nil, fail(nil)
+		return 0, fail(nil)
 	case Duration:
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 {
-			return nil, fail(err)
+			return 0, fail(err)
 		}
-		return d, nil
+		return uint64(d), nil
 	}
-	return nil, fail(nil)
+	return 0, fail(nil)
 }
 
 // sizeHint explains the common mistake of SI units for sizes.
@@ -137,60 +137,10 @@ func sizeHint(k Kind, value string) string {
 // unknownError reports an unknown setting name with close matches.
 func unknownError(name string) error {
 	msg := fmt.Sprintf("unknown setting %q", name)
-	if close := closeNames(name); len(close) > 0 {
+	if close := spelling.Close(name, Names(), 3); len(close) > 0 {
 		msg += "; did you mean " + strings.Join(close, " or ") + "?"
 	} else {
 		msg += "; known settings: " + strings.Join(Names(), ", ")
 	}
 	return &settingError{msg: msg}
-}
-
-// closeNames returns the known names within a small edit distance of name,
-// or containing it, best first (at most three).
-func closeNames(name string) []string {
-	type cand struct {
-		name string
-		dist int
-	}
-	var cands []cand
-	n := strings.ToLower(strings.ReplaceAll(name, "-", "_"))
-	for _, o := range options {
-		d := editDistance(n, o.Name)
-		limit := 1 + len(o.Name)/5
-		if d <= limit || (len(n) >= 4 && strings.Contains(o.Name, n)) {
-			cands = append(cands, cand{o.Name, d})
-		}
-	}
-	// Insertion sort by distance keeps the table order among ties.
-	for i := 1; i < len(cands); i++ {
-		for j := i; j > 0 && cands[j].dist < cands[j-1].dist; j-- {
-			cands[j], cands[j-1] = cands[j-1], cands[j]
-		}
-	}
-	var out []string
-	for i := 0; i < len(cands) && i < 3; i++ {
-		out = append(out, cands[i].name)
-	}
-	return out
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -15,22 +15,16 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 )
 
-// Objectives accepted in Options.Objective.
-const (
-	ObjectiveCPUPerReq  = "cpu_per_req"
-	ObjectiveSuccessRPS = "success_rps"
-)
-
 // Options steer Analyze. Zero values select the defaults.
 type Options struct {
-	Baseline          string  // config label of the baseline; "" = the windows marked Baseline
-	AA                string  // config label of the A/A twin; "" = the windows marked AA, if any
-	CliffRate         float64 // error rate above which a cell is past the cliff; default 0.001
-	TargetConcurrency int     // level of the recommendation; default the largest level
-	Objective         string  // "cpu_per_req" (default) or "success_rps"
-	MinRounds         int     // fewer pairs than this → warning "few_rounds"; default 5
-	WideSpread        float64 // ratio IQR wider than this → warning "wide_spread"; default 0.10
-	StealWarn         float64 // median steal of the server or load CPUs above this → warning "steal"; default 0.02
+	Baseline          string          // config label of the baseline; "" = the windows marked Baseline
+	AA                string          // config label of the A/A twin; "" = the windows marked AA, if any
+	CliffRate         float64         // error rate above which a cell is past the cliff; default 0.001
+	TargetConcurrency int             // level of the recommendation; default the largest level
+	Objective         sweep.Objective // sweep.ObjectiveCPUPerReq (default) or sweep.ObjectiveSuccessRPS
+	MinRounds         int             // fewer pairs than this → warning "few_rounds"; default 5
+	WideSpread        float64         // ratio IQR wider than this → warning "wide_spread"; default 0.10
+	StealWarn         float64         // median steal of the server or load CPUs above this → warning "steal"; default 0.02
 	// Confidence is the family-wise confidence of the run's verdicts:
 	// the probability that no comparison of the run is called better or
 	// worse falsely is at least this. Default 0.95.
@@ -106,7 +100,7 @@ func withDefaults(o Options, levels []int) Options {
 		o.TargetConcurrency = levels[len(levels)-1]
 	}
 	if o.Objective == "" {
-		o.Objective = ObjectiveCPUPerReq
+		o.Objective = sweep.ObjectiveCPUPerReq
 	}
 	if o.MinRounds == 0 {
 		o.MinRounds = 5
@@ -171,10 +165,10 @@ func (r *run) identify(ws []sweep.Window) {
 	if r.o.SameProcess && hasBase {
 		r.warn("same_process", "", 0, "each config ran in one server process for the whole run (restarts = \"never\"): a process's own offset travels with its config, and the intervals do not cover it")
 	}
-	if o := r.o.Objective; o != "" && o != ObjectiveCPUPerReq && o != ObjectiveSuccessRPS {
+	if o := r.o.Objective; o != "" && !o.Valid() {
 		r.warn("objective", "", 0, fmt.Sprintf("unknown objective %q (want %q or %q): using %q",
-			o, ObjectiveCPUPerReq, ObjectiveSuccessRPS, ObjectiveCPUPerReq))
-		r.o.Objective = ObjectiveCPUPerReq
+			o, sweep.ObjectiveCPUPerReq, sweep.ObjectiveSuccessRPS, sweep.ObjectiveCPUPerReq))
+		r.o.Objective = sweep.ObjectiveCPUPerReq
 	}
 }
 

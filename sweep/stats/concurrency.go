@@ -39,15 +39,7 @@ func (r *run) cliffs() []sweep.Cliff {
 }
 
 // tradeoffMetrics are the metrics whose low-vs-high effects are reported.
-var tradeoffMetrics = []string{sweep.MetricCPUPerReq, sweep.MetricRPS, sweep.MetricSuccessRPS}
-
-// shortNames name metrics in tradeoff words.
-var shortNames = map[string]string{
-	sweep.MetricCPUPerReq:  "CPU/req",
-	sweep.MetricRPS:        "RPS",
-	sweep.MetricSuccessRPS: "success RPS",
-	sweep.MetricP99:        "p99",
-}
+var tradeoffMetrics = []sweep.Metric{sweep.MetricCPUPerReq, sweep.MetricRPS, sweep.MetricSuccessRPS}
 
 // tradeoffs puts each candidate config's median change at its lowest
 // compared concurrency beside its change at every higher one. The A/A
@@ -83,7 +75,7 @@ func (r *run) tradeoffs() []sweep.Tradeoff {
 					Flip: lo.Verdict != sweep.VerdictNoChange && hi.Verdict != sweep.VerdictNoChange &&
 						lo.Median*hi.Median < 0,
 					Words: fmt.Sprintf("%s %s at c=%d, %s at c=%d",
-						Percent(lo.Median), shortNames[m], low.cell.Concurrency, Percent(hi.Median), l),
+						Percent(lo.Median), m.Label(), low.cell.Concurrency, Percent(hi.Median), l),
 				})
 			}
 		}

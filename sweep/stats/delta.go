@@ -10,7 +10,7 @@ import (
 // ratios pairs candidate and baseline windows by round and returns, for
 // each round present in both with non-zero values on both sides, the
 // signed change candidate/baseline − 1 of metric, in ascending round order.
-func ratios(cand, base *group, metric string) []float64 {
+func ratios(cand, base *group, metric sweep.Metric) []float64 {
 	var out []float64
 	for _, round := range cand.rounds() {
 		b, ok := base.byRound[round]
@@ -75,7 +75,7 @@ func decide(d *sweep.Delta, rs []float64, level float64, lowerBetter bool) {
 // comparison is one member of the run's family of comparisons.
 type comparison struct {
 	g      *group
-	metric string
+	metric sweep.Metric
 	rs     []float64
 }
 
@@ -102,8 +102,8 @@ func (r *run) compare() {
 			if g == nil {
 				continue
 			}
-			g.cell.VsBaseline = map[string]sweep.Delta{}
-			series := map[string][]float64{}
+			g.cell.VsBaseline = map[sweep.Metric]sweep.Delta{}
+			series := map[sweep.Metric][]float64{}
 			for _, m := range sweep.Metrics {
 				series[m] = ratios(g, base, m)
 				g.cell.VsBaseline[m] = describe(series[m])
@@ -126,7 +126,7 @@ func (r *run) compare() {
 		d := cmp.g.cell.VsBaseline[cmp.metric]
 		d.PAdjusted = steps[i].adjusted
 		d.Correction = steps[i].words
-		decide(&d, cmp.rs, 1-steps[i].alpha, sweep.LowerIsBetter(cmp.metric))
+		decide(&d, cmp.rs, 1-steps[i].alpha, cmp.metric.LowerIsBetter())
 		cmp.g.cell.VsBaseline[cmp.metric] = d
 		if cmp.metric == sweep.MetricRPS && dup[cmp.g] {
 			cmp.g.cell.VsBaseline[sweep.MetricSuccessRPS] = d
@@ -141,14 +141,14 @@ func (r *run) compare() {
 		if r.aa == "" || aa == nil || base == nil {
 			continue
 		}
-		bands := map[string]sweep.Band{}
+		bands := map[sweep.Metric]sweep.Band{}
 		for _, m := range sweep.Metrics {
 			d := aa.cell.VsBaseline[m]
 			if d.Pairs > 0 {
 				bands[m] = sweep.Band{Median: d.Median, Q1: d.Q1, Q3: d.Q3}
 			}
 			rs := ratios(aa, base, m)
-			decide(&d, rs, 1-first, sweep.LowerIsBetter(m))
+			decide(&d, rs, 1-first, m.LowerIsBetter())
 			d.Verdict = sweep.VerdictControl
 			d.Correction = "control: the family's first level"
 			aa.cell.VsBaseline[m] = d

@@ -55,7 +55,7 @@ func TestDecide(t *testing.T) {
 		name   string
 		rs     []float64
 		level  float64
-		metric string
+		metric sweep.Metric
 		want   string
 		noCI   bool
 	}{
@@ -67,7 +67,7 @@ func TestDecide(t *testing.T) {
 		{"no pairs", nil, 0.95, sweep.MetricCPUPerReq, sweep.VerdictNoChange, true},
 	} {
 		d := describe(tc.rs)
-		decide(&d, tc.rs, tc.level, sweep.LowerIsBetter(tc.metric))
+		decide(&d, tc.rs, tc.level, tc.metric.LowerIsBetter())
 		if d.Verdict != tc.want {
 			t.Errorf("%s: verdict %q, want %q", tc.name, d.Verdict, tc.want)
 		}

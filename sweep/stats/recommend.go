@@ -7,14 +7,6 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 )
 
-// objectiveMetric maps an objective to the metric it is judged by.
-func objectiveMetric(objective string) string {
-	if objective == ObjectiveSuccessRPS {
-		return sweep.MetricSuccessRPS
-	}
-	return sweep.MetricCPUPerReq
-}
-
 // recommend picks the run's verdict at the target concurrency: among the
 // candidate configs (neither baseline nor A/A twin) whose objective
 // metric improved for real (verdict "better") and that had no errors and
@@ -27,7 +19,7 @@ func (r *run) recommend() *sweep.Recommendation {
 		return nil
 	}
 	conc := r.o.TargetConcurrency
-	metric := objectiveMetric(r.o.Objective)
+	metric := r.o.Objective.Metric()
 	keep := func(reason string) *sweep.Recommendation {
 		return &sweep.Recommendation{
 			Objective: r.o.Objective, Concurrency: conc, Config: r.baseline, Point: base.cell.Point,
@@ -69,8 +61,8 @@ func (r *run) recommend() *sweep.Recommendation {
 }
 
 // improves reports whether change a is strictly better than b for metric.
-func improves(a, b float64, metric string) bool {
-	if sweep.LowerIsBetter(metric) {
+func improves(a, b float64, metric sweep.Metric) bool {
+	if metric.LowerIsBetter() {
 		return a < b
 	}
 	return a > b

@@ -53,7 +53,7 @@ func TestRecommendation(t *testing.T) {
 			false, "kr=64KiB", -0.2, ""},
 		{"errors at another level do not count", join(control, withErrors(500, flat("kr=64KiB", 1, 12, 100)), flat("kr=64KiB", 16, 12, 80)), Options{},
 			false, "kr=64KiB", -0.2, ""},
-		{"objective success_rps", join(control, at16("kr=64KiB", 120, rps(11000)), at16("kr=1MiB", 80)), Options{Objective: ObjectiveSuccessRPS},
+		{"objective success_rps", join(control, at16("kr=64KiB", 120, rps(11000)), at16("kr=1MiB", 80)), Options{Objective: sweep.ObjectiveSuccessRPS},
 			false, "kr=64KiB", 0.1,
 			"+10% success_rps vs the baseline at c=16 (interval +10% … +10% at 99.66% over 12 paired rounds), with family-wise confidence 95% over the run's 12 comparisons, with no errors"},
 		{"target concurrency 1", join(control, at16("kr=64KiB", 80)), Options{TargetConcurrency: 1},
@@ -84,7 +84,7 @@ func TestRecommendation(t *testing.T) {
 			if want := pointOf(tc.config); !r.Point.Equal(want) {
 				t.Errorf("point %v, want %v", r.Point, want)
 			}
-			wantObj, wantConc := ObjectiveCPUPerReq, 16
+			wantObj, wantConc := sweep.ObjectiveCPUPerReq, 16
 			if tc.opts.Objective != "" {
 				wantObj = tc.opts.Objective
 			}
@@ -120,7 +120,7 @@ func TestRunWarnings(t *testing.T) {
 				t.Errorf("%s: recommendation %+v, want none without a baseline", tc.name, *a.Recommendation)
 			}
 		}
-		if tc.name == "unknown objective" && a.Recommendation.Objective != ObjectiveCPUPerReq {
+		if tc.name == "unknown objective" && a.Recommendation.Objective != sweep.ObjectiveCPUPerReq {
 			t.Errorf("unknown objective: recommendation objective %q, want the default", a.Recommendation.Objective)
 		}
 	}

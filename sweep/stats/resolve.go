@@ -42,7 +42,7 @@ type Pending struct {
 //     way or the other, needs no more rounds.
 //
 // Both look only at |dᵢ|.
-func Unresolved(ws []sweep.Window, o Options, conc int, metric string, resolve, alpha float64) []Pending {
+func Unresolved(ws []sweep.Window, o Options, conc int, metric sweep.Metric, resolve, alpha float64) []Pending {
 	r := &run{o: o, groups: map[cellKey]*group{}}
 	r.identify(ws)
 	r.o = withDefaults(r.o, r.levels)

@@ -1,10 +1,11 @@
 package wasmhost
 
-// This file is the only place in sweep that uses cgo and unsafe. It reaches
-// the parts of Wasmtime's C API that wasmtime-go v39 does not wrap, or
-// wraps too expensively for the per-request path:
+// This file and pool_cgo.go are the only places in sweep that use cgo and
+// unsafe. They reach the parts of Wasmtime's C API that wasmtime-go v39
+// does not wrap, or wraps too expensively for the per-request path:
 //
-//   - the pooling allocator (wasmtime_pooling_allocation_config_*_set and
+//   - the pooling allocator (pool_cgo.go and its generated pooling.h:
+//     wasmtime_pooling_allocation_config_*_set and
 //     wasmtime_pooling_allocation_strategy_set, wasmtime/config.h);
 //   - WASI stdin from bytes and stdout to a callback (wasi.h);
 //   - the request path: InstancePre (wasmtime_linker_instantiate_pre,
@@ -30,9 +31,7 @@ package wasmhost
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct wasm_config_t wasm_config_t;
 typedef struct wasi_config_t wasi_config_t;
-typedef struct wasmtime_pooling_allocation_config_t pool_t;
 typedef struct wasmtime_linker wasmtime_linker_t;
 typedef struct wasmtime_module wasmtime_module_t;
 typedef struct wasmtime_context wasmtime_context_t;
@@ -57,30 +56,6 @@ typedef union wasmtime_val_raw {
 	int32_t i32; int64_t i64; float f32; double f64; uint8_t v128[16];
 	uint32_t anyref; uint32_t externref; void *funcref;
 } wasmtime_val_raw_t;
-
-pool_t *wasmtime_pooling_allocation_config_new(void);
-void wasmtime_pooling_allocation_config_delete(pool_t *);
-void wasmtime_pooling_allocation_strategy_set(wasm_config_t *, const pool_t *);
-void wasmtime_pooling_allocation_config_max_unused_warm_slots_set(pool_t *, uint32_t);
-void wasmtime_pooling_allocation_config_decommit_batch_size_set(pool_t *, size_t);
-void wasmtime_pooling_allocation_config_async_stack_keep_resident_set(pool_t *, size_t);
-void wasmtime_pooling_allocation_config_linear_memory_keep_resident_set(pool_t *, size_t);
-void wasmtime_pooling_allocation_config_table_keep_resident_set(pool_t *, size_t);
-void wasmtime_pooling_allocation_config_total_component_instances_set(pool_t *, uint32_t);
-void wasmtime_pooling_allocation_config_max_component_instance_size_set(pool_t *, size_t);
-void wasmtime_pooling_allocation_config_max_core_instances_per_component_set(pool_t *, uint32_t);
-void wasmtime_pooling_allocation_config_max_memories_per_component_set(pool_t *, uint32_t);
-void wasmtime_pooling_allocation_config_max_tables_per_component_set(pool_t *, uint32_t);
-void wasmtime_pooling_allocation_config_total_memories_set(pool_t *, uint32_t);
-void wasmtime_pooling_allocation_config_total_tables_set(pool_t *, uint32_t);
-void wasmtime_pooling_allocation_config_total_stacks_set(pool_t *, uint32_t);
-void wasmtime_pooling_allocation_config_total_core_instances_set(pool_t *, uint32_t);
-void wasmtime_pooling_allocation_config_max_core_instance_size_set(pool_t *, size_t);
-void wasmtime_pooling_allocation_config_max_tables_per_module_set(pool_t *, uint32_t);
-void wasmtime_pooling_allocation_config_table_elements_set(pool_t *, size_t);
-void wasmtime_pooling_allocation_config_max_memories_per_module_set(pool_t *, uint32_t);
-void wasmtime_pooling_allocation_config_max_memory_size_set(pool_t *, size_t);
-void wasmtime_pooling_allocation_config_total_gc_heaps_set(pool_t *, uint32_t);
 
 void wasm_byte_vec_new(wasm_byte_vec_t *out, size_t, const uint8_t *);
 void wasm_byte_vec_delete(wasm_byte_vec_t *);
@@ -126,8 +101,6 @@ import (
 	"unsafe"
 
 	"github.com/bytecodealliance/wasmtime-go/v39"
-
-	"github.com/sweep-dev/sweep/sweep/setting"
 )
 
 // Extern kinds and the epoch-interrupt trap code of Wasmtime 39.
@@ -163,80 +136,6 @@ func wrapperPointer[T any](obj *T) (unsafe.Pointer, error) {
 		return nil, fmt.Errorf("%s already consumed or closed", t)
 	}
 	return p, nil
-}
-
-// applyPooling switches cfg to the pooling allocator, configured with the
-// pooling fields of s that are set; unset fields keep Wasmtime's defaults.
-func applyPooling(cfg *wasmtime.Config, s *setting.Settings) error {
-	p, err := wrapperPointer(cfg)
-	if err != nil {
-		return err
-	}
-	pc := C.wasmtime_pooling_allocation_config_new()
-	defer C.wasmtime_pooling_allocation_config_delete(pc)
-	if s.MaxUnusedWarmSlots != nil {
-		C.wasmtime_pooling_allocation_config_max_unused_warm_slots_set(pc, C.uint32_t(*s.MaxUnusedWarmSlots))
-	}
-	if s.DecommitBatchSize != nil {
-		C.wasmtime_pooling_allocation_config_decommit_batch_size_set(pc, C.size_t(*s.DecommitBatchSize))
-	}
-	if s.AsyncStackKeepResident != nil {
-		C.wasmtime_pooling_allocation_config_async_stack_keep_resident_set(pc, C.size_t(*s.AsyncStackKeepResident))
-	}
-	if s.LinearMemoryKeepResident != nil {
-		C.wasmtime_pooling_allocation_config_linear_memory_keep_resident_set(pc, C.size_t(*s.LinearMemoryKeepResident))
-	}
-	if s.TableKeepResident != nil {
-		C.wasmtime_pooling_allocation_config_table_keep_resident_set(pc, C.size_t(*s.TableKeepResident))
-	}
-	if s.TotalComponentInstances != nil {
-		C.wasmtime_pooling_allocation_config_total_component_instances_set(pc, C.uint32_t(*s.TotalComponentInstances))
-	}
-	if s.MaxComponentInstanceSize != nil {
-		C.wasmtime_pooling_allocation_config_max_component_instance_size_set(pc, C.size_t(*s.MaxComponentInstanceSize))
-	}
-	if s.MaxCoreInstancesPerComponent != nil {
-		C.wasmtime_pooling_allocation_config_max_core_instances_per_component_set(pc, C.uint32_t(*s.MaxCoreInstancesPerComponent))
-	}
-	if s.MaxMemoriesPerComponent != nil {
-		C.wasmtime_pooling_allocation_config_max_memories_per_component_set(pc, C.uint32_t(*s.MaxMemoriesPerComponent))
-	}
-	if s.MaxTablesPerComponent != nil {
-		C.wasmtime_pooling_allocation_config_max_tables_per_component_set(pc, C.uint32_t(*s.MaxTablesPerComponent))
-	}
-	if s.TotalMemories != nil {
-		C.wasmtime_pooling_allocation_config_total_memories_set(pc, C.uint32_t(*s.TotalMemories))
-	}
-	if s.TotalTables != nil {
-		C.wasmtime_pooling_allocation_config_total_tables_set(pc, C.uint32_t(*s.TotalTables))
-	}
-	if s.TotalStacks != nil {
-		C.wasmtime_pooling_allocation_config_total_stacks_set(pc, C.uint32_t(*s.TotalStacks))
-	}
-	if s.TotalCoreInstances != nil {
-		C.wasmtime_pooling_allocation_config_total_core_instances_set(pc, C.uint32_t(*s.TotalCoreInstances))
-	}
-	if s.MaxCoreInstanceSize != nil {
-		C.wasmtime_pooling_allocation_config_max_core_instance_size_set(pc, C.size_t(*s.MaxCoreInstanceSize))
-	}
-	if s.MaxTablesPerModule != nil {
-		C.wasmtime_pooling_allocation_config_max_tables_per_module_set(pc, C.uint32_t(*s.MaxTablesPerModule))
-	}
-	if s.TableElements != nil {
-		C.wasmtime_pooling_allocation_config_table_elements_set(pc, C.size_t(*s.TableElements))
-	}
-	if s.MaxMemoriesPerModule != nil {
-		C.wasmtime_pooling_allocation_config_max_memories_per_module_set(pc, C.uint32_t(*s.MaxMemoriesPerModule))
-	}
-	if s.MaxMemorySize != nil {
-		C.wasmtime_pooling_allocation_config_max_memory_size_set(pc, C.size_t(*s.MaxMemorySize))
-	}
-	if s.TotalGCHeaps != nil {
-		C.wasmtime_pooling_allocation_config_total_gc_heaps_set(pc, C.uint32_t(*s.TotalGCHeaps))
-	}
-	C.wasmtime_pooling_allocation_strategy_set((*C.wasm_config_t)(p), pc)
-	runtime.KeepAlive(cfg)
-	return nil
 }
 
 // setWasiStdio gives wc the request body as stdin (copied into a

@@ -75,8 +75,8 @@
 //
 // # Limits
 //
-// Settings reach Wasmtime through its C API (capi_cgo.go, the only cgo
-// and unsafe in sweep). Wasmtime aborts the process when the engine cannot
+// Settings reach Wasmtime through its C API (capi_cgo.go, and pool_cgo.go
+// with its generated pooling.h: the only cgo and unsafe in sweep). Wasmtime aborts the process when the engine cannot
 // be created, so New first refuses settings it knows cannot work:
 // max_memory_size above the 4 GiB memory reservation (package setting),
 // and a memory or table pool larger than the free virtual address space

@@ -17,8 +17,8 @@ import (
 func newEngine(s *setting.Settings) (*wasmtime.Engine, error) {
 	cfg := wasmtime.NewConfig()
 	cfg.SetEpochInterruption(true)
-	if s.MemoryInitCOW != nil {
-		cfg.SetMemoryInitCOWSet(*s.MemoryInitCOW)
+	if s.IsSet(setting.MemoryInitCOW) {
+		cfg.SetMemoryInitCOWSet(s.Bool(setting.MemoryInitCOW))
 	}
 	if err := applyPooling(cfg, s); err != nil {
 		cfg.Close()

@@ -103,10 +103,10 @@ func New(opts Options) (*Host, error) {
 	h.ticks = uint64((h.timeout+EpochInterval-1)/EpochInterval) + 1
 	s := &h.settings
 	h.params = [numParams]int64{
-		ParamTouch:         int64(s.Touch),
-		ParamCompute:       int64(s.Compute),
-		ParamIOWait:        int64(s.IOWait),
-		ParamResponseBytes: int64(s.ResponseBytes),
+		ParamTouch:         int64(s.Size(setting.Touch)),
+		ParamCompute:       int64(s.Uint(setting.Compute)),
+		ParamIOWait:        int64(s.Duration(setting.IOWait)),
+		ParamResponseBytes: int64(s.Size(setting.ResponseBytes)),
 	}
 	if err := h.checkWorkload(opts.Plugin); err != nil {
 		return nil, err
@@ -155,12 +155,12 @@ func (h *Host) checkWorkload(name string) error {
 		return nil
 	}
 	limit := 4 * units.GiB
-	if m := h.settings.MaxMemorySize; m != nil && *m < limit {
-		limit = *m
+	if m := h.settings.Size(setting.MaxMemorySize); h.settings.IsSet(setting.MaxMemorySize) && m < limit {
+		limit = m
 	}
 	if need := workloadMemory(&h.settings); need > limit {
 		return fmt.Errorf("workload: initial_memory, touch (%s) and response_bytes (%s) need a linear memory of %s, more than max_memory_size %s",
-			h.settings.Touch, h.settings.ResponseBytes, need, limit)
+			h.settings.Size(setting.Touch), h.settings.Size(setting.ResponseBytes), need, limit)
 	}
 	return nil
 }

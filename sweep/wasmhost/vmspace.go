@@ -31,7 +31,7 @@ func checkAddressSpace(s *setting.Settings) error {
 	if !ok {
 		return nil
 	}
-	memories := uint64(countOr(s.TotalMemories, "total_memories"))
+	memories := countOr(s, setting.TotalMemories)
 	memNeed := memories*uint64(memoryReservation+memoryGuard) + uint64(memoryGuard)
 	if memNeed > free {
 		return fmt.Errorf("total_memories = %d: the memory pool needs %s of contiguous virtual address space (%s per memory), "+
@@ -39,11 +39,8 @@ func checkAddressSpace(s *setting.Settings) error {
 			memories, approx(memNeed), memoryReservation+memoryGuard, approx(free),
 			(free-uint64(memoryGuard))/uint64(memoryReservation+memoryGuard))
 	}
-	tables := uint64(countOr(s.TotalTables, "total_tables"))
-	elems := uint64(20000)
-	if s.TableElements != nil {
-		elems = *s.TableElements
-	}
+	tables := countOr(s, setting.TotalTables)
+	elems := countOr(s, setting.TableElements)
 	tableNeed := tables * ((elems*tableElementBytes + pageSize - 1) &^ (pageSize - 1))
 	if tableNeed > free-memNeed {
 		return fmt.Errorf("total_tables = %d with table_elements = %d: the table pool needs %s of virtual address space, "+
@@ -52,14 +49,13 @@ func checkAddressSpace(s *setting.Settings) error {
 	return nil
 }
 
-// countOr returns *v or the option's documented default.
-func countOr(v *uint32, name string) uint32 {
-	if v != nil {
-		return *v
+// countOr returns the value of option id in s or its documented default.
+func countOr(s *setting.Settings, id setting.ID) uint64 {
+	if v, ok := s.Value(id); ok {
+		return v
 	}
-	o, _ := setting.Lookup(name)
-	n, _ := strconv.ParseUint(o.Default, 10, 32)
-	return uint32(n)
+	n, _ := strconv.ParseUint(id.Option().Default, 10, 64)
+	return n
 }
 
 // largestFreeRange returns the size of the largest gap between mappings

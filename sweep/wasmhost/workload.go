@@ -30,10 +30,10 @@ const DefaultInitialMemory = 17 * 64 * units.KiB
 func workloadMemory(s *setting.Settings) units.Size {
 	const page = 64 * units.KiB
 	need := DefaultInitialMemory
-	if s.InitialMemory != nil {
-		need = *s.InitialMemory
+	if s.IsSet(setting.InitialMemory) {
+		need = s.Size(setting.InitialMemory)
 	}
-	need = max(need, s.Touch, s.ResponseBytes)
+	need = max(need, s.Size(setting.Touch), s.Size(setting.ResponseBytes))
 	return (need + page - 1) / page * page
 }
 
