@@ -63,10 +63,13 @@ type Plan struct {
 	Slots       int           `json:"slots"`
 	Windows     int           `json:"windows"`  // planned measured windows
 	Measured    int           `json:"measured"` // windows present in results.jsonl
-	Objective   Objective     `json:"objective"`
-	TargetConc  int           `json:"target_concurrency"`
-	CliffRate   float64       `json:"cliff_error_rate"`
-	Confidence  float64       `json:"confidence"` // family-wise confidence of the verdicts (analysis.confidence)
+	// Remeasured counts the windows measured again after their first
+	// window failed (run.remeasure); Measured counts each step once.
+	Remeasured int       `json:"remeasured,omitempty"`
+	Objective  Objective `json:"objective"`
+	TargetConc int       `json:"target_concurrency"`
+	CliffRate  float64   `json:"cliff_error_rate"`
+	Confidence float64   `json:"confidence"` // family-wise confidence of the verdicts (analysis.confidence)
 	// RoundsAuto is set for load.rounds = "auto": Rounds is then
 	// max_rounds, Resolve the resolution the rounds were added towards.
 	RoundsAuto bool     `json:"rounds_auto,omitempty"`

@@ -68,6 +68,11 @@ type Window struct {
 	FailReason string `json:"fail_reason,omitempty"`
 	ExitStatus string `json:"exit_status,omitempty"`
 	StderrTail string `json:"stderr_tail,omitempty"`
+	// Remeasured marks a second window of a step whose first window, in
+	// the same round, failed (run.remeasure): the failed one stays in
+	// results.jsonl as the record of the fault, and the analysis takes
+	// the last good window of each round.
+	Remeasured bool `json:"remeasured,omitempty"`
 }
 
 // Key identifies a window within a run for -resume: a finished window with

@@ -98,6 +98,7 @@ var badCases = map[string][]string{
 	"restarts-bad.toml":                 {`run.restarts = "always"`, `want one of "never" or "round"`},
 	"max-restarts-negative.toml":        {"run.max_restarts = -1", "want an integer from 0 to 1000"},
 	"keep-awake-string.toml":            {`run.keep_awake = "yes"`, "want true or false"},
+	"remeasure-number.toml":             {`run.remeasure = 1`, "want true or false"},
 	"server-sched-bad.toml":             {`run.server_sched = "fifo"`, `want one of "other" or "batch"`},
 	"objective-bad.toml":                {`analysis.objective = "rps"`, `want one of "cpu_per_req" or "success_rps"`},
 	"target-concurrency-not-level.toml": {"analysis.target_concurrency = 8", "not one of load.concurrency = [1, 4, 16]"},

@@ -239,6 +239,11 @@ type Run struct {
 	// remaining windows are recorded as failed and the sweep goes on. 0..1000.
 	// Default 3.
 	MaxRestarts int
+	// Remeasure (remeasure) measures a window once more, at the end of its
+	// round, when it failed (the server crashed or did not start) and its
+	// slot has not been given up: the failed window stays on record, and
+	// the round keeps its pair. Default true.
+	Remeasure bool
 	// KeepAwake (keep_awake) keeps the pinned server and load CPUs from
 	// going idle during the run with one SCHED_IDLE spinner process per CPU
 	// (package awake), so that requests do not wait for halted (virtual)

@@ -52,7 +52,7 @@ func TestDefaults(t *testing.T) {
 	if !reflect.DeepEqual(c.Load, wantLoad) {
 		t.Errorf("Load = %+v, want %+v", c.Load, wantLoad)
 	}
-	wantRun := Run{ServerCPUs: cpuset.Set{0}, LoadCPUs: cpuset.Set{1}, Seed: 1, Restarts: "round", MaxRestarts: 3, KeepAwake: true, ServerSched: "other"}
+	wantRun := Run{ServerCPUs: cpuset.Set{0}, LoadCPUs: cpuset.Set{1}, Seed: 1, Restarts: "round", MaxRestarts: 3, Remeasure: true, KeepAwake: true, ServerSched: "other"}
 	if !reflect.DeepEqual(c.Run, wantRun) {
 		t.Errorf("Run = %+v, want %+v", c.Run, wantRun)
 	}
@@ -100,6 +100,7 @@ seed = -7
 restarts = "round"
 max_restarts = 0
 keep_awake = false
+remeasure = false
 server_sched = "batch"
 [analysis]
 objective = "success_rps"
@@ -135,7 +136,7 @@ cliff_error_rate = 0
 		!reflect.DeepEqual(c.Load.Headers, map[string]string{"X-Test": "1"}) {
 		t.Errorf("Load = %+v", c.Load)
 	}
-	if c.Run.Seed != -7 || c.Run.Restarts != "round" || c.Run.MaxRestarts != 0 || c.Run.KeepAwake || c.Run.ServerSched != "batch" {
+	if c.Run.Seed != -7 || c.Run.Restarts != "round" || c.Run.MaxRestarts != 0 || c.Run.KeepAwake || c.Run.Remeasure || c.Run.ServerSched != "batch" {
 		t.Errorf("Run = %+v", c.Run)
 	}
 	want := Analysis{Objective: "success_rps", TargetConcurrency: 4, CliffErrorRate: 0, Confidence: 0.95, Resolve: 0.02}

@@ -20,6 +20,7 @@ func (p *parser) run(t *table) {
 	r.Seed = t.integer("seed", 1, math.MinInt64, math.MaxInt64)
 	r.Restarts = choice(t, "restarts", sweep.RestartsRound, sweep.RestartsValues)
 	r.MaxRestarts = int(t.integer("max_restarts", 3, 0, 1000))
+	r.Remeasure = t.boolean("remeasure", true)
 	r.KeepAwake = t.boolean("keep_awake", true)
 	r.ServerSched = choice(t, "server_sched", sweep.SchedOther, sweep.Scheds)
 	if t.has("budget") {

@@ -26,6 +26,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
 // squatEnv makes this test binary a port squatter (see squat): it is
@@ -120,13 +121,14 @@ func (fr *faultRun) windows(t *testing.T) []sweep.Window {
 	return ws
 }
 
-// bySlot groups windows by config label, checking that every key is unique.
+// bySlot groups windows by config label, checking that every key is
+// unique but for a failed window's re-measure.
 func bySlot(t *testing.T, ws []sweep.Window) map[string][]sweep.Window {
 	t.Helper()
 	seen := map[sweep.WindowKey]bool{}
 	m := map[string][]sweep.Window{}
 	for _, w := range ws {
-		if seen[w.Key()] {
+		if seen[w.Key()] && !w.Remeasured {
 			t.Errorf("window %+v recorded twice", w.Key())
 		}
 		seen[w.Key()] = true
@@ -179,6 +181,7 @@ aa = false
 [run]
 restarts = "never" # written for one process per slot
 max_restarts = 1
+remeasure = false # the give-up path, one window per step
 `, bins.burner, slice))
 	if fr.err != nil {
 		t.Fatalf("Run: %v", fr.err)
@@ -223,6 +226,94 @@ max_restarts = 1
 	}
 	if !strings.Contains(fr.log.String(), "giving up on slot after repeated crashes") {
 		t.Errorf("no give-up message logged:\n%s", fr.log.String())
+	}
+}
+
+// TestCrashRemeasured: a server that crashes once, in the middle of a
+// round's window (its first process to live 600ms), leaves that window
+// failed with the exit status and the burner's last words; the slot's
+// server is started afresh and the window measured again in the same
+// round, so every round of both slots has a good window, the summary
+// counts one re-measure, and no cliff is made of the crash. Both ways of
+// measuring a round, with the default restarts = "round".
+func TestCrashRemeasured(t *testing.T) {
+	for _, slice := range []string{"0", "50ms"} {
+		t.Run("slice="+slice, func(t *testing.T) { testCrashRemeasured(t, slice) })
+	}
+}
+
+func testCrashRemeasured(t *testing.T, slice string) {
+	mark := filepath.Join(t.TempDir(), "crashed")
+	fr := runDriver(t, "", "", fmt.Sprintf(`
+name = "crash-once"
+[target]
+kind = "command"
+command = [%q, "-port", "{{port}}", "-burn", "200us", "-crash-after", "{{crash_after}}", "-crash-mark", %q]
+[grid]
+crash_after = ["0s", "600ms"]
+[load]
+concurrency = [1]
+warmup = "100ms"
+duration = "500ms"
+slice = %q
+rounds = 3
+aa = false
+`, bins.burner, mark, slice))
+	if fr.err != nil {
+		t.Fatalf("Run: %v", fr.err)
+	}
+	if _, err := os.Stat(mark); err != nil {
+		t.Fatalf("the burner never crashed: %v", err)
+	}
+	if !fr.outcome.Complete || fr.outcome.Measured != 6 || fr.outcome.Failed != 1 {
+		t.Errorf("outcome %+v: want 6 windows, complete, 1 failed", fr.outcome)
+	}
+	slots := bySlot(t, fr.windows(t))
+	checkMeasured(t, "healthy slot", slots["crash_after=0s"], 3)
+	crashing := slots["crash_after=600ms"]
+	if len(crashing) != 4 {
+		t.Fatalf("crashing slot: %d windows, want 4 (3 rounds and one re-measure)", len(crashing))
+	}
+	rounds := map[int]int{}
+	var failed, again *sweep.Window
+	for i, w := range crashing {
+		t.Logf("crashing slot, round %d: failed=%t remeasured=%t %d requests %s", w.Round, w.Failed, w.Remeasured, w.Requests, w.FailReason)
+		switch {
+		case w.Failed:
+			failed = &crashing[i]
+		case w.Remeasured:
+			again = &crashing[i]
+		}
+		if !w.Failed {
+			rounds[w.Round]++
+		}
+	}
+	if failed == nil || again == nil {
+		t.Fatalf("want one failed window and one re-measure, got %+v", crashing)
+	}
+	if failed.ExitStatus != "exit status 3" || !strings.Contains(failed.StderrTail, "burner: crashing on purpose") {
+		t.Errorf("failed window: %q, exit status %q, tail %q; want exit status 3 and the burner's last words", failed.FailReason, failed.ExitStatus, failed.StderrTail)
+	}
+	if again.Round != failed.Round || again.Requests == 0 || again.CPUUsPerReq <= 0 {
+		t.Errorf("re-measure: round %d (failed round %d), %d requests, %.1f µs/req; want the same round, measured", again.Round, failed.Round, again.Requests, again.CPUUsPerReq)
+	}
+	if len(rounds) != 3 {
+		t.Errorf("good windows by round %v: want one in each of 3 rounds", rounds)
+	}
+	if !strings.Contains(fr.log.String(), "re-measuring a failed window") {
+		t.Errorf("no re-measure logged:\n%s", fr.log.String())
+	}
+	s, err := rundir.ReadSummary(fr.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Plan.Remeasured != 1 || s.Plan.Measured != 6 || len(s.Cliffs) != 0 {
+		t.Errorf("summary: %d re-measured, %d of %d measured, cliffs %v; want 1, 6 of 6, none", s.Plan.Remeasured, s.Plan.Measured, s.Plan.Windows, s.Cliffs)
+	}
+	for _, c := range s.Cells {
+		if c.Config == "crash_after=600ms" && c.Rounds != 3 {
+			t.Errorf("crashing cell: %d rounds, want 3 (the re-measure keeps the pair)", c.Rounds)
+		}
 	}
 }
 

@@ -41,7 +41,9 @@ type measurement struct {
 //
 // A crash of the target or a failed restart yields a Failed window (and
 // no error) and the slot takes no more slices this round, so the sweep
-// goes on; only fatal problems return an error.
+// goes on; only fatal problems return an error. With run.remeasure, a
+// failed window whose slot is not given up is measured once more, in one
+// piece, as soon as the round's other windows are done (remeasure).
 func (r *runner) MeasureRound(ctx context.Context, steps []schedule.Step, emit func(int, sweep.Window) error) error {
 	n := r.c.Load.Slices()
 	if n == 1 {
@@ -53,7 +55,11 @@ func (r *runner) MeasureRound(ctx context.Context, steps []schedule.Step, emit f
 			if err := r.slice(ctx, m, r.c.Load.Duration); err != nil {
 				return err
 			}
-			if err := emit(i, r.finish(m)); err != nil {
+			w := r.finish(m)
+			if err := emit(i, w); err != nil {
+				return err
+			}
+			if err := r.remeasure(ctx, s, i, w, emit); err != nil {
 				return err
 			}
 		}
@@ -75,12 +81,42 @@ func (r *runner) MeasureRound(ctx context.Context, steps []schedule.Step, emit f
 			}
 		}
 	}
+	ws := make([]sweep.Window, len(ms))
 	for i, m := range ms {
-		if err := emit(i, r.finish(m)); err != nil {
+		ws[i] = r.finish(m)
+		if err := emit(i, ws[i]); err != nil {
+			return err
+		}
+	}
+	for i, w := range ws {
+		if err := r.remeasure(ctx, steps[i], i, w, emit); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// remeasure measures step s (steps[i] of the round) once more when its
+// window w failed, run.remeasure is on and the slot has not been given
+// up: the slot's server is started afresh and warmed up (begin), and the
+// window measured in one piece and emitted with Remeasured set, so the
+// round keeps its pair while the failed window stays on record. A failed
+// re-measure is recorded too, and not retried.
+func (r *runner) remeasure(ctx context.Context, s schedule.Step, i int, w sweep.Window, emit func(int, sweep.Window) error) error {
+	if !w.Failed || !r.c.Run.Remeasure || r.slots[s.Slot.Index].givenUp {
+		return nil
+	}
+	r.o.Log.Warn("re-measuring a failed window", "config", s.Slot.Config, "c", s.Concurrency, "round", s.Round+1, "failed", w.FailReason)
+	m, err := r.begin(ctx, s)
+	if err != nil {
+		return err
+	}
+	if err := r.slice(ctx, m, r.c.Load.Duration); err != nil {
+		return err
+	}
+	rw := r.finish(m)
+	rw.Remeasured = true
+	return emit(i, rw)
 }
 
 // begin gets a step's slot ready to be measured: its server running (and

@@ -69,14 +69,23 @@ func (p *progress) step(s schedule.Step) {
 
 // window is called when a measured window has been recorded.
 func (p *progress) window(w sweep.Window) {
-	p.windows++
+	if !w.Remeasured { // a re-measure is no step of the plan
+		p.windows++
+	}
 	if p.w == nil {
 		return
 	}
 	p.doneSteps = p.warmDone + p.windows
-	if w.Failed {
+	switch {
+	case w.Failed && w.Remeasured:
+		p.clear()
+		fmt.Fprintf(p.w, "re-measure failed too: %s c=%d round %d: %s\n", w.Config, w.Concurrency, w.Round+1, w.FailReason)
+	case w.Failed:
 		p.clear()
 		fmt.Fprintf(p.w, "window failed: %s c=%d round %d: %s\n", w.Config, w.Concurrency, w.Round+1, w.FailReason)
+	case w.Remeasured:
+		p.clear()
+		fmt.Fprintf(p.w, "window re-measured: %s c=%d round %d\n", w.Config, w.Concurrency, w.Round+1)
 	}
 	p.draw(false)
 }

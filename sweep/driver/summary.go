@@ -33,8 +33,12 @@ func WriteSummary(dir string, c *config.Config, env sweep.Environment, steps []s
 func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, ws []sweep.Window) sweep.Summary {
 	planned := schedule.Measured(steps)
 	seen := map[sweep.WindowKey]bool{}
+	remeasured := 0
 	for _, w := range ws {
 		seen[w.Key()] = true
+		if w.Remeasured {
+			remeasured++
+		}
 	}
 	target := c.Analysis.TargetConcurrency
 	a := stats.Analyze(ws, stats.Options{
@@ -59,7 +63,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 		Plan: sweep.Plan{
 			Points: c.Points, Concurrency: c.Load.Concurrency, Rounds: c.Load.Rounds,
 			Warmup: c.Load.Warmup, Duration: c.Load.Duration,
-			Slots: len(Slots(c)), Windows: planned, Measured: len(seen),
+			Slots: len(Slots(c)), Windows: planned, Measured: len(seen), Remeasured: remeasured,
 			Objective: c.Analysis.Objective, TargetConc: target,
 			CliffRate: c.Analysis.CliffErrorRate, Confidence: c.Analysis.Confidence, Restarts: c.Run.Restarts,
 			Slices: c.Load.Slices(), RoundsAuto: c.Load.Auto, Resolve: resolve,

@@ -212,7 +212,11 @@ func (m *mdWriter) plan() {
 	if p.Restarts == sweep.RestartsRound {
 		restarts = "restarted every round"
 	}
-	m.f("- Slots: %s, %s; %d of %d windows measured.\n", plural(p.Slots, "server process"), restarts, p.Measured, p.Windows)
+	remeasured := ""
+	if p.Remeasured > 0 {
+		remeasured = fmt.Sprintf(" (%s re-measured after a failure; the failed ones are in results.jsonl)", plural(p.Remeasured, "window"))
+	}
+	m.f("- Slots: %s, %s; %d of %d windows measured%s.\n", plural(p.Slots, "server process"), restarts, p.Measured, p.Windows, remeasured)
 	_, words, _ := objective(p.Objective)
 	m.f("- Objective: %s at c=%d; a capacity cliff is an error rate above %s.\n\n", words, p.TargetConc, pct(p.CliffRate))
 }

@@ -22,7 +22,9 @@ type Runner interface {
 	// empty), in position order. It calls emit(i, w) with the window of
 	// steps[i] as soon as that window is complete, once per step; windows
 	// measured in interleaved slices are all complete only at the end of
-	// the round. An error from emit must stop it and be returned.
+	// the round. When a step's window failed, the runner may emit one
+	// more window for it, its re-measure (Remeasured set), before it
+	// returns. An error from emit must stop it and be returned.
 	MeasureRound(ctx context.Context, steps []Step, emit func(i int, w sweep.Window) error) error
 	// RoundStart is called before the first executed step of each
 	// (concurrency, round), the warmup "round" -1 included. The driver
@@ -85,7 +87,7 @@ func Execute(ctx context.Context, steps []Step, done map[sweep.WindowKey]bool, r
 			}
 		}
 		i = j - 1
-		emitted := make([]bool, len(group))
+		emitted := make([]emission, len(group))
 		var emitErr error // returned as it is, not wrapped again
 		err := r.MeasureRound(ctx, group, func(k int, w sweep.Window) error {
 			emitErr = emitOne(ctx, group, emitted, k, w, emit)
@@ -100,8 +102,8 @@ func Execute(ctx context.Context, steps []Step, done map[sweep.WindowKey]bool, r
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("schedule: stopped during round %d at c=%d: %w", s.Round, s.Concurrency, err)
 		}
-		for k, ok := range emitted {
-			if !ok {
+		for k, e := range emitted {
+			if e == notEmitted {
 				return fmt.Errorf("schedule: runner returned without a window for %s", describe(group[k]))
 			}
 		}
@@ -109,16 +111,35 @@ func Execute(ctx context.Context, steps []Step, done map[sweep.WindowKey]bool, r
 	return nil
 }
 
+// emission is what emitOne has seen of one step's windows.
+type emission int
+
+const (
+	notEmitted    emission = iota
+	emittedGood            // a good window, or a re-measure: no more
+	emittedFailed          // a failed window: its re-measure may follow
+)
+
 // emitOne stamps and emits the window of group[k], unless ctx was
 // cancelled (the window is then discarded, so -resume measures it again).
-func emitOne(ctx context.Context, group []Step, emitted []bool, k int, w sweep.Window, emit func(sweep.Window) error) error {
-	if k < 0 || k >= len(group) || emitted[k] {
-		return fmt.Errorf("schedule: runner emitted window %d of a round of %d twice or out of range", k, len(group))
+// A step takes one window, or a failed one followed by one re-measure.
+func emitOne(ctx context.Context, group []Step, emitted []emission, k int, w sweep.Window, emit func(sweep.Window) error) error {
+	if k < 0 || k >= len(group) {
+		return fmt.Errorf("schedule: runner emitted window %d of a round of %d: out of range", k, len(group))
+	}
+	switch {
+	case emitted[k] == notEmitted && !w.Remeasured:
+	case emitted[k] == emittedFailed && w.Remeasured:
+	default:
+		return fmt.Errorf("schedule: runner emitted a window for %s twice (only a failed window may be re-measured, once)", describe(group[k]))
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("schedule: stopped during %s, window discarded: %w", describe(group[k]), err)
 	}
-	emitted[k] = true
+	emitted[k] = emittedGood
+	if w.Failed && !w.Remeasured {
+		emitted[k] = emittedFailed
+	}
 	stamp(&w, group[k])
 	if err := emit(w); err != nil {
 		return fmt.Errorf("schedule: recording %s: %w", describe(group[k]), err)

@@ -279,3 +279,68 @@ func TestExecuteFatal(t *testing.T) {
 		t.Errorf("emit error: %d calls, want 7", got)
 	}
 }
+
+// scriptRunner emits, for every step of a round, the windows script
+// gives for it, in order.
+type scriptRunner struct {
+	fakeRunner
+	script []sweep.Window
+}
+
+func (f *scriptRunner) MeasureRound(_ context.Context, steps []Step, emit func(int, sweep.Window) error) error {
+	for i := range steps {
+		for _, w := range f.script {
+			if err := emit(i, w); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// TestExecuteRemeasure: a step takes one window, or a failed window and
+// then one re-measure; any other second window is the runner's bug and
+// stops the run.
+func TestExecuteRemeasure(t *testing.T) {
+	failed := sweep.Window{Failed: true, FailReason: "server exited during the window"}
+	good := sweep.Window{Requests: 10}
+	re := sweep.Window{Requests: 10, Remeasured: true}
+	reFailed := sweep.Window{Failed: true, Remeasured: true}
+	for _, tc := range []struct {
+		name    string
+		script  []sweep.Window
+		windows int // emitted per step, when no error
+		err     string
+	}{
+		{"one good window", []sweep.Window{good}, 1, ""},
+		{"failed, then its re-measure", []sweep.Window{failed, re}, 2, ""},
+		{"failed, then a failed re-measure", []sweep.Window{failed, reFailed}, 2, ""},
+		{"good, then a re-measure", []sweep.Window{good, re}, 0, "twice"},
+		{"failed twice, no re-measure", []sweep.Window{failed, failed}, 0, "twice"},
+		{"two re-measures", []sweep.Window{failed, re, re}, 0, "twice"},
+		{"a re-measure first", []sweep.Window{re}, 0, "twice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			steps := Plan(abc[:1], []int{1}, 2, 0)
+			f := &scriptRunner{script: tc.script}
+			err := Execute(context.Background(), steps, nil, f, f.emit)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want one saying %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := len(f.emitted), tc.windows*Measured(steps); got != want {
+				t.Fatalf("emitted %d windows, want %d", got, want)
+			}
+			for _, w := range f.emitted {
+				if w.Config != abc[0].Config {
+					t.Errorf("window not stamped: %+v", w)
+				}
+			}
+		})
+	}
+}

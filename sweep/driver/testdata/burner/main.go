@@ -3,7 +3,7 @@
 // own thread's CPU clock has advanced by -burn), so that sweep's measured
 // CPU per request can be checked against the truth.
 //
-//	burner -port 8080 -burn 2ms [-crash-after 500ms] [-never-ready]
+//	burner -port 8080 -burn 2ms [-crash-after 500ms [-crash-mark DIR]] [-never-ready]
 package main
 
 import (
@@ -49,6 +49,7 @@ func main() {
 	port := flag.Int("port", 0, "port to listen on (127.0.0.1)")
 	d := flag.Duration("burn", time.Millisecond, "CPU to burn per request")
 	crashAfter := flag.Duration("crash-after", 0, "exit with status 3 this long after start (0 = never)")
+	crashMark := flag.String("crash-mark", "", "with -crash-after: crash only if this directory can be made (so once across restarts)")
 	neverReady := flag.Bool("never-ready", false, "never listen")
 	flag.Parse()
 	if *neverReady {
@@ -58,6 +59,9 @@ func main() {
 	if *crashAfter > 0 {
 		go func() {
 			time.Sleep(*crashAfter)
+			if *crashMark != "" && os.Mkdir(*crashMark, 0o755) != nil {
+				return // crashed once already
+			}
 			fmt.Fprintln(os.Stderr, "burner: crashing on purpose")
 			os.Exit(3)
 		}()
