@@ -12,7 +12,7 @@ type Window struct {
 	Slot        int    `json:"slot"`                // server process slot index
 	Baseline    bool   `json:"baseline"`            // this slot runs the baseline point
 	AA          bool   `json:"aa"`                  // this slot is the baseline's A/A twin
-	Reference   bool   `json:"reference,omitempty"` // the run's reference server (run.reference): the built-in host at its defaults, the same in every run
+	Reference   bool   `json:"reference,omitempty"` // the run's reference server (run.reference): the built-in host with a fixed workload, the same in every run
 	Concurrency int    `json:"concurrency"`         // closed-loop workers = keep-alive connections
 	Round       int    `json:"round"`               // 0-based round index
 	Position    int    `json:"position"`            // 0-based position of the slot within the round

@@ -55,7 +55,7 @@ func printPlan(w io.Writer, c *config.Config) {
 		case s.AA:
 			role = "  (A/A twin of the baseline)"
 		case s.Reference:
-			role = "  (reference server: the built-in host at its defaults, the anchor of cross-run checks; run.reference)"
+			role = "  (reference server: the built-in host with a fixed workload, the anchor of cross-run checks; run.reference)"
 		}
 		fmt.Fprintf(w, "  %2d  %s%s\n", s.Index, s.Config, role)
 	}

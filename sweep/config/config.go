@@ -10,9 +10,10 @@
 //
 // Every error wraps ErrConfig, so main can exit with status 2.
 //
-// The "Config reference" section of the repository README tables every
-// key with its type, default and allowed values; the doc comments of
-// Config, Target, LoadSpec, Run and Analysis are the authoritative description.
+// The repository's docs/CONFIG.md tables every key with its type, default
+// and allowed values (docs/settings.md the knobs and options); the doc
+// comments of Config, Target, LoadSpec, Run and Analysis are the
+// authoritative description.
 //
 // Decisions the rest of sweep relies on:
 //
@@ -244,7 +245,7 @@ type Run struct {
 	// the round keeps its pair. Default true.
 	Remeasure bool
 	// Reference (reference) adds a reference slot: sweep's own built-in
-	// host at its default settings and workload, measured in every round
+	// host with a fixed workload (driver.ReferenceArgv), measured in every round
 	// like a config but never judged. It does not change with the build
 	// under test, so two runs that both have it can be compared through
 	// it (each cell's paired change against its run's reference), which

@@ -361,31 +361,97 @@ func TestNameFromFile(t *testing.T) {
 	}
 }
 
-// TestReferenceCoversKeys keeps the README config reference complete: it must mention
-// every key of the schema and every builtin setting.
+// TestReferenceCoversKeys keeps the config reference complete: docs/CONFIG.md
+// has a section for every top-level table, each with a table row for every
+// key of its table, and links the [workload] and [settings] sections to
+// docs/settings.md, which has a row for every workload knob under its
+// [workload] heading and for every Wasmtime option under its [settings]
+// heading.
 func TestReferenceCoversKeys(t *testing.T) {
-	ref, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+	const configDoc, settingsDoc = "../../docs/CONFIG.md", "../../docs/settings.md"
+	var knobs, options []string
+	for _, o := range setting.Options() {
+		if o.Knob {
+			knobs = append(knobs, o.Name)
+		} else {
+			options = append(options, o.Name)
+		}
 	}
-	var names []string
-	for section, keys := range schema {
-		for _, k := range keys {
-			if section == "" {
-				names = append(names, k)
-			} else {
-				names = append(names, "`"+k+"`")
+	type want struct {
+		doc, section string
+		keys         []string // each must start a table row, | `key` |, in the section
+		mentions     []string // each must appear verbatim in the section
+	}
+	wants := []want{
+		{doc: configDoc, section: "Top level", keys: []string{"name"}},
+		{doc: configDoc, section: "[workload]", mentions: []string{"settings.md"}},
+		{doc: configDoc, section: "[settings]", mentions: []string{"settings.md"}},
+		{doc: settingsDoc, section: "[workload]", keys: knobs},
+		{doc: settingsDoc, section: "[settings]", keys: options},
+	}
+	for _, table := range schema[""] {
+		if table != "name" {
+			wants = append(wants, want{doc: configDoc, section: "[" + table + "]", keys: schema[table]})
+		}
+	}
+	docs := map[string]string{}
+	for _, d := range []string{configDoc, settingsDoc} {
+		b, err := os.ReadFile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[d] = string(b)
+	}
+	for _, w := range wants {
+		body, ok := docSection(docs[w.doc], w.section)
+		if !ok {
+			t.Errorf("%s has no section headed %q", w.doc, w.section)
+			continue
+		}
+		for _, k := range w.keys {
+			if !strings.Contains("\n"+body, "\n| `"+k+"` |") {
+				t.Errorf("%s, section %s, has no table row for `%s`", w.doc, w.section, k)
+			}
+		}
+		for _, m := range w.mentions {
+			if !strings.Contains(body, m) {
+				t.Errorf("%s, section %s, does not mention %s", w.doc, w.section, m)
 			}
 		}
 	}
-	for _, o := range setting.Options() {
-		names = append(names, "`"+o.Name+"`")
-	}
-	for _, n := range names {
-		if !strings.Contains(string(ref), n) {
-			t.Errorf("README.md does not mention %s", n)
+}
+
+// docSection returns the body of the Markdown section whose heading text
+// is title or starts with it (for a table: "[load]" matches "## [load] —
+// …"), up to the next heading of the same or a higher level. Lines inside
+// fenced code blocks are never headings.
+func docSection(doc, title string) (string, bool) {
+	lines := strings.Split(doc, "\n")
+	level := make([]int, len(lines)) // heading level of each line, 0 if none
+	fenced := false
+	for i, l := range lines {
+		if strings.HasPrefix(l, "```") {
+			fenced = !fenced
+			continue
+		}
+		if n := len(l) - len(strings.TrimLeft(l, "#")); !fenced && n > 0 && strings.HasPrefix(l[n:], " ") {
+			level[i] = n
 		}
 	}
+	for i, l := range lines {
+		if level[i] == 0 {
+			continue
+		}
+		if text := strings.TrimSpace(l[level[i]:]); text != title && !strings.HasPrefix(text, title+" ") {
+			continue
+		}
+		end := i + 1
+		for end < len(lines) && (level[end] == 0 || level[end] > level[i]) {
+			end++
+		}
+		return strings.Join(lines[i+1:end], "\n"), true
+	}
+	return "", false
 }
 
 // TestSlices: load.slice splits a window into duration/slice pieces,

@@ -71,7 +71,7 @@ func TestExampleConfigs(t *testing.T) {
 	}
 }
 
-// TestDefaultConfig pins what the README promises about configs/grid.toml.
+// TestDefaultConfig pins what README.md and docs/CONFIG.md promise about configs/grid.toml.
 func TestDefaultConfig(t *testing.T) {
 	c, err := Load(filepath.Join(configsDir, "grid.toml"))
 	if err != nil {

@@ -39,12 +39,21 @@ func Slots(c *config.Config) []schedule.Slot {
 	return slots
 }
 
+// ReferenceCompute is the reference server's work per request (the
+// workload's compute knob): about 200 µs of CPU on this project's VM,
+// the order of a real handler's, so that a slower machine makes it
+// dearer as it does a build under test, and so that 16 connections
+// keep it busy without the load generator running out of CPU first
+// (at the workload's default, ~30 µs, it did).
+const ReferenceCompute = 40
+
 // ReferenceArgv is the reference server's command line: the built-in
-// host at its defaults (the "workload" plugin with its default knobs,
-// Wasmtime's default pooling options), whatever the run's target. Its
-// cost is fixed by the sweep build alone, which summary.json records.
+// host with a fixed workload (the "workload" plugin, ReferenceCompute,
+// the other knobs and Wasmtime's pooling options at their defaults),
+// whatever the run's target. Its cost is fixed by the sweep build alone,
+// which summary.json records.
 func ReferenceArgv(exe string) []string {
-	return []string{exe, "serve", "-listen", "127.0.0.1:0", "-plugin", config.BuiltinPlugin}
+	return []string{exe, "serve", "-listen", "127.0.0.1:0", "-plugin", config.BuiltinPlugin, "-compute", strconv.Itoa(ReferenceCompute)}
 }
 
 // BaselineLabel and AALabel name the baseline and its twin.

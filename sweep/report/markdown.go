@@ -222,7 +222,7 @@ func (m *mdWriter) plan() {
 		for _, c := range m.s.Reference {
 			lv = append(lv, fmt.Sprintf("c=%d %s µs CPU/req, %s RPS", c.Concurrency, us(c.CPUUsPerReq), rps(c.RPS)))
 		}
-		m.f("- Reference server (the built-in host at its defaults, in every round, never judged; what `sweep check -baseline` compares two runs through): %s.\n", strings.Join(lv, "; "))
+		m.f("- Reference server (the built-in host with a fixed workload, in every round, never judged; what `sweep check -baseline` compares two runs through): %s.\n", strings.Join(lv, "; "))
 	}
 	_, words, _ := objective(p.Objective)
 	m.f("- Objective: %s at c=%d; a capacity cliff is an error rate above %s.\n\n", words, p.TargetConc, pct(p.CliffRate))

@@ -374,7 +374,7 @@ func TestMarkdownReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const line = "- Reference server (the built-in host at its defaults, in every round, never judged; what `sweep check -baseline` compares two runs through): c=1 95.2 µs CPU/req, 7,410 RPS; c=16 31.0 µs CPU/req, 25,100 RPS.\n"
+	const line = "- Reference server (the built-in host with a fixed workload, in every round, never judged; what `sweep check -baseline` compares two runs through): c=1 95.2 µs CPU/req, 7,410 RPS; c=16 31.0 µs CPU/req, 25,100 RPS.\n"
 	for _, tc := range []struct {
 		ref  []sweep.Cell
 		want bool
