@@ -8,8 +8,11 @@ STATICCHECK_VERSION := v0.8.2
 
 all: build
 
+# -buildvcs=auto: the VCS revision goes into the binary (summary.json's
+# sweep_version, which sweep check compares) even where GOFLAGS says
+# -buildvcs=false, as it does on this project's machine.
 build: plugins
-	$(GO) build -o $(BIN) ./cmd/sweep
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/sweep
 
 plugins: $(PLUGIN)
 

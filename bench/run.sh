@@ -10,7 +10,8 @@
 #                            explore (item 3's other method variants),
 #                            window (item 3's noise vs window and piece) and
 #                            verdict (issue 16's error rates, ~75 min) and
-#                            verdict-host (the same on the built-in host, ~60 min) too
+#                            verdict-host (the same on the built-in host, ~60 min) and
+#                            crossrun (the cross-run check with run.reference, ~55 min) too
 #   bench/run.sh rss [DUR [CONFIG]]  item 4's long run: sweep CONFIG (default
 #                            bench/long.toml) for DUR (default 30m),
 #                            driver RSS sampled every 10 s (not part of all)
@@ -257,6 +258,29 @@ part_verdict() {
 	bin/bench-verdict -slow10 "$slow" "$OUT"/verdict-[0-9]* | tee "$OUT/verdict.txt"
 }
 
+# part_crossrun is issue 16's cross-run check with the reference server
+# (not part of all; about 55 min at the default 20 runs): BENCH_VERDICT_RUNS
+# runs of bench/crossrun.toml (an unchanged pair of work-doing builds, the
+# A/A twin, run.reference), then 3 of bench/crossrun10.toml (every build
+# +10%), then bench-verdict's table (its cross-run lines are the figures;
+# "called worse" is the in-run +10% build).
+part_crossrun() {
+	local n=${BENCH_VERDICT_RUNS:-20} i slow=""
+	go build -o bin/bench-burner ./sweep/driver/testdata/burner
+	go build -o bin/bench-verdict ./bench/verdict
+	quiet crossrun
+	for i in $(seq -w 1 "$n"); do
+		log "crossrun: run $i of $n"
+		./bin/sweep -config bench/crossrun.toml -out "$OUT/crossrun-$i" -q >/dev/null
+	done
+	for i in 1 2 3; do
+		log "crossrun: +10% builds, run $i of 3"
+		./bin/sweep -config bench/crossrun10.toml -out "$OUT/crossrun10-$i" -q >/dev/null
+		slow="$slow${slow:+,}$OUT/crossrun10-$i"
+	done
+	bin/bench-verdict -identical "" -slow build=plus10 -slow10 "$slow" "$OUT"/crossrun-[0-9]* | tee "$OUT/crossrun.txt"
+}
+
 # part_verdict-host is issue 16's false-verdict rate on the built-in host
 # (not part of all; about 60 min at the default 20 runs):
 # BENCH_VERDICT_RUNS runs of bench/verdict-host.toml (four configs that
@@ -287,7 +311,7 @@ all) set -- micro host load aa interleave cost truth ;;
 esac
 for p in "$@"; do
 	case "$p" in
-	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | verdict-host | figures) "part_$p" ;;
+	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | verdict-host | crossrun | figures) "part_$p" ;;
 	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict verdict-host figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
 	esac
 done

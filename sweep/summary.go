@@ -15,7 +15,7 @@ const (
 // SchemaVersion is summary.json's schema_version: 2 added the decision
 // interval fields of Delta (ci_low, ci_high, confidence, resolution,
 // correction, p, p_adjusted) and the A/A verdict "control"; 3 the
-// reference server's cells (reference) and each cell's vs_reference.
+// reference server's cells (reference).
 const SchemaVersion = 3
 
 // Summary is summary.json: the analysed run.
@@ -119,12 +119,6 @@ type Cell struct {
 	// AABand is the A/A twin's central 50% interval at this concurrency,
 	// keyed by metric name (the noise band the verdicts were judged by).
 	AABand map[Metric]Band `json:"aa_band,omitempty"`
-	// VsReference is the paired comparison against the run's reference
-	// server at this concurrency (run.reference), keyed by metric name,
-	// each interval at the run's confidence without correction: a
-	// description that drift between runs cancels in, for the cross-run
-	// check, never a verdict.
-	VsReference map[Metric]Delta `json:"vs_reference,omitempty"`
 	// Cliff is set when this cell is at or past its config's capacity cliff.
 	Cliff    *CellCliff `json:"cliff,omitempty"`
 	Warnings []Warning  `json:"warnings,omitempty"`

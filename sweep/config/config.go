@@ -248,9 +248,9 @@ type Run struct {
 	// host with a fixed workload (driver.ReferenceArgv), measured in every round
 	// like a config but never judged. It does not change with the build
 	// under test, so two runs that both have it can be compared through
-	// it (each cell's paired change against its run's reference), which
-	// the drift of a machine's level between runs cancels in. Costs one
-	// slot's windows. Default false.
+	// it (each cell's cost beyond its run's reference), which the drift
+	// of a machine's level between runs cancels in. Costs one slot's
+	// windows. Default false.
 	Reference bool
 	// KeepAwake (keep_awake) keeps the pinned server and load CPUs from
 	// going idle during the run with one SCHED_IDLE spinner process per CPU

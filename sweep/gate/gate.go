@@ -57,6 +57,27 @@ func DefaultDrift() Thresholds {
 	}
 }
 
+// AnchorDrift is how far a cell's cost beyond its run's reference server
+// (run.reference) may grow between two runs of one unchanged build before
+// Compare calls it a regression, as a fraction of the old cell's cost.
+// Measured on this project's 2-vCPU VM (BENCHMARKS.md, 2026-12-04, 20
+// runs of bench/crossrun.toml): the machine's drift between runs is
+// additive — a slow spell adds the same ~45 µs to every request of every
+// server, the reference's included, whatever their work — so the
+// difference cell − reference moved within −4.5…+3.7% of the cell's CPU
+// per request (and −6.9…+5.9% of its time per request, 1/RPS) between
+// consecutive runs while the absolute CPU per request moved −16.5…+28.7%;
+// a +10% build came out +8.7…+14.5% (+8.3…+15.9%). The allowances lie
+// between, fitted to these runs. p99 latency is not anchored: no model
+// held it.
+func AnchorDrift() Thresholds {
+	return Thresholds{
+		sweep.MetricCPUPerReq:  0.05,
+		sweep.MetricRPS:        0.07,
+		sweep.MetricSuccessRPS: 0.07,
+	}
+}
+
 // MaxThreshold bounds a threshold: a regression allowance of 1000% or more
 // is a typo, not a gate.
 const MaxThreshold = 10
@@ -104,7 +125,10 @@ type Row struct {
 	CILow, CIHigh float64
 	Confidence    float64
 	Regressed     bool
-	Note          string
+	// Shown marks a row that is shown, not judged: a cross-run absolute
+	// level when the row after it, against the reference, is judged.
+	Shown bool
+	Note  string
 }
 
 // Result is a gate's verdict: Check's (Paired, one run) or Compare's
@@ -131,10 +155,18 @@ var ErrMismatch = errors.New("runs are not comparable")
 //
 // The two runs are not paired, and a machine's level moves between runs
 // for every config alike, so the within-run intervals say nothing about
-// a cross-run change. Two kinds of row:
+// a cross-run change. Three kinds of row:
 //   - absolute: a cell's median, new vs old; it regresses when worse (in
 //     the metric's direction) by more than max(threshold, drift), drift
-//     being how far an unchanged build moves between runs;
+//     being how far an unchanged build moves between runs. When both runs
+//     measured the reference server (run.reference) it is only shown, and
+//     the next kind is judged instead;
+//   - anchored (both runs have the reference; CPU per request and the
+//     time per request, 1/RPS): the cell's cost beyond its own run's
+//     reference, cell − reference, which the machine's additive drift
+//     cancels in; it regresses when it grew by more than
+//     max(threshold, AnchorDrift) of the old cell's cost. p99 keeps its
+//     absolute row;
 //   - relative (configs other than the baseline, when both runs have the
 //     same baseline): the config's paired change against its own run's
 //     baseline, which drift cancels; it regresses when the new change's
@@ -162,9 +194,11 @@ func Compare(old, new sweep.Summary, th, drift Thresholds) (Result, error) {
 		return Result{}, err
 	}
 	anchored := len(old.Reference) > 0 && len(new.Reference) > 0
+	anchorDrift := AnchorDrift()
+	oref, nref := byLevel(old.Reference), byLevel(new.Reference)
 	res := Result{Notes: []string{"unpaired: the two runs were measured apart, so absolute changes are judged against the drift between runs (" + driftText(drift, th) + "), not against either run's intervals; for a paired gate put both builds in one run (sweep check RUN_DIR)"}}
 	if anchored {
-		res.Notes = []string{"unpaired, anchored: both runs measured the reference server (run.reference), so each cell is judged by its paired change against its own run's reference, which the drift between runs cancels in; absolute levels are shown, not judged; for a paired gate put both builds in one run (sweep check RUN_DIR)"}
+		res.Notes = []string{"unpaired, anchored: both runs measured the reference server (run.reference), so CPU per request and throughput are judged by each cell's cost beyond its own run's reference (cell − reference), in which the machine's drift between runs cancels; what it leaves is allowed for (" + anchorText(anchorDrift, th) + "); their absolute levels are shown, not judged, and p99 is judged on its absolute level; for a paired gate put both builds in one run (sweep check RUN_DIR)"}
 		res.Notes = append(res.Notes, referenceDrift(old.Reference, new.Reference)...)
 	} else if len(old.Reference) > 0 || len(new.Reference) > 0 {
 		res.Notes = append(res.Notes, "only one of the runs measured the reference server (run.reference): absolute levels are judged against the drift instead")
@@ -183,9 +217,9 @@ func Compare(old, new sweep.Summary, th, drift Thresholds) (Result, error) {
 		o, n := oc.byKey[k], nc.byKey[k]
 		for _, m := range th.metrics() {
 			abs := compareMetric(o, n, m, max(th[m], drift[m]))
-			if r, ok := compareAnchored(o, n, m, th[m]); anchored && ok {
-				abs.Regressed = false
-				abs.Threshold = 0
+			_, anchorable := anchorDrift[m]
+			if r, ok := compareAnchored(o, n, oref[o.Concurrency], nref[n.Concurrency], m, max(th[m], anchorDrift[m])); anchored && anchorable && ok {
+				abs.Regressed, abs.Threshold, abs.Shown = false, 0, true
 				abs.Note = "absolute level, not judged (the row below is)"
 				res.Rows = append(res.Rows, abs, r)
 			} else {
@@ -227,6 +261,17 @@ func referenceDrift(old, new []sweep.Cell) []string {
 	return []string{"the reference server moved between the runs (the machine's drift): " + strings.Join(parts, "; ")}
 }
 
+// anchorText lists the allowances of the rows against the reference.
+func anchorText(anchor, th Thresholds) string {
+	var parts []string
+	for _, m := range th.metrics() {
+		if a, ok := anchor[m]; ok {
+			parts = append(parts, fmt.Sprintf("%s %s", m, pct(max(th[m], a))))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // driftText lists the allowances of the absolute rows.
 func driftText(drift, th Thresholds) string {
 	var parts []string
@@ -262,10 +307,60 @@ func compareRelative(o, n sweep.Cell, m sweep.Metric, threshold float64) (Row, b
 	return compareChanges(o, n, o.VsBaseline, n.VsBaseline, m, "baseline", threshold)
 }
 
-// compareAnchored compares a cell's paired change against its own run's
-// reference server across the two runs.
-func compareAnchored(o, n sweep.Cell, m sweep.Metric, threshold float64) (Row, bool) {
-	return compareChanges(o, n, o.VsReference, n.VsReference, m, "reference", threshold)
+// compareAnchored compares a cell's cost beyond its own run's reference
+// server at the same level across the two runs: CPU µs per request, or
+// the time per request 1/RPS (1/success RPS) for the throughput metrics.
+// It regresses when new − new reference exceeds old − old reference by
+// more than limit of the old cell's cost. ok is false for other metrics
+// and when a figure is missing.
+func compareAnchored(o, n, oref, nref sweep.Cell, m sweep.Metric, limit float64) (Row, bool) {
+	cost := func(c sweep.Cell) float64 {
+		switch m {
+		case sweep.MetricCPUPerReq:
+			return c.CPUUsPerReq
+		case sweep.MetricRPS:
+			return perRequest(c.RPS)
+		case sweep.MetricSuccessRPS:
+			return perRequest(c.SuccessRPS)
+		}
+		return math.NaN()
+	}
+	oc, nc, or, nr := cost(o), cost(n), cost(oref), cost(nref)
+	for _, v := range []float64{oc, nc, or, nr} {
+		if math.IsNaN(v) || v <= 0 {
+			return Row{}, false
+		}
+	}
+	label := string(m) + " − reference"
+	if m != sweep.MetricCPUPerReq {
+		label = "µs/req (1/" + string(m) + ") − reference"
+	}
+	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: label, Old: oc - or, New: nc - nr, Threshold: limit}
+	r.Change = (r.New - r.Old) / oc
+	if r.Change > limit {
+		r.Regressed = true
+		r.Note = fmt.Sprintf("its cost beyond the reference grew by %s of the old cost > %s allowed", pct(r.Change), pct(limit))
+	} else {
+		r.Note = fmt.Sprintf("cost beyond the reference within the %s allowed", pct(limit))
+	}
+	return r, true
+}
+
+// perRequest is the time per request in µs at rps requests per second.
+func perRequest(rps float64) float64 {
+	if rps <= 0 {
+		return math.NaN()
+	}
+	return 1e6 / rps
+}
+
+// byLevel indexes reference cells by concurrency.
+func byLevel(cs []sweep.Cell) map[int]sweep.Cell {
+	m := map[int]sweep.Cell{}
+	for _, c := range cs {
+		m[c.Concurrency] = c
+	}
+	return m
 }
 
 // compareChanges compares a cell's paired change against what in its run
@@ -278,12 +373,15 @@ func compareChanges(o, n sweep.Cell, om, nm map[sweep.Metric]sweep.Delta, m swee
 	if !ok1 || !ok2 || od.CILow == nil || nd.CILow == nil {
 		return Row{}, false
 	}
+	// Changes are compared as ratios, (1 + new) / (1 + old) − 1: a cell
+	// 50% dearer than the reference that becomes 65% dearer is 10% worse.
+	ratio := func(a, b float64) float64 { return (1+a)/(1+b) - 1 }
 	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: string(m) + " vs " + what, Old: od.Estimate, New: nd.Estimate,
-		Change: nd.Estimate - od.Estimate, Threshold: threshold, CILow: *nd.CILow, CIHigh: *nd.CIHigh, Confidence: nd.Confidence}
+		Change: ratio(nd.Estimate, od.Estimate), Threshold: threshold, CILow: *nd.CILow, CIHigh: *nd.CIHigh, Confidence: nd.Confidence}
 	// How much worse the new change surely is than the old one could be.
-	gap := *nd.CILow - *od.CIHigh
+	gap := ratio(*nd.CILow, *od.CIHigh)
 	if !m.LowerIsBetter() {
-		gap = *od.CILow - *nd.CIHigh
+		gap = ratio(*od.CILow, *nd.CIHigh)
 	}
 	if gap > threshold {
 		r.Regressed = true

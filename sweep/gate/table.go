@@ -71,6 +71,7 @@ type jsonRow struct {
 	CIHigh      *float64 `json:"ci_high,omitempty"`
 	Confidence  float64  `json:"confidence,omitempty"`
 	Regressed   bool     `json:"regressed"`
+	Shown       bool     `json:"shown,omitempty"` // shown, not judged (a cross-run absolute level beside its judged row against the reference)
 	Note        string   `json:"note"`
 }
 
@@ -94,7 +95,7 @@ func (r Result) WriteJSON(w io.Writer) error {
 	for _, row := range r.Rows {
 		j := jsonRow{Config: row.Config, Concurrency: row.Concurrency, Metric: row.Metric,
 			Old: num(row.Old), New: num(row.New), Change: num(row.Change), Threshold: row.Threshold,
-			Confidence: row.Confidence, Regressed: row.Regressed, Note: row.Note}
+			Confidence: row.Confidence, Regressed: row.Regressed, Shown: row.Shown, Note: row.Note}
 		if row.Confidence > 0 {
 			j.CILow, j.CIHigh = num(row.CILow), num(row.CIHigh)
 		}
@@ -150,10 +151,14 @@ func (r Result) cells(row Row) []string {
 			signed(row.Change), iv, pct(row.Threshold), status, row.Note}
 	}
 	old, nw := num(row.Metric, row.Old), num(row.Metric, row.New)
-	if strings.HasSuffix(row.Metric, " vs baseline") {
+	if strings.Contains(row.Metric, " vs ") {
 		old, nw = signed(row.Old), signed(row.New)
 	}
-	return []string{row.Config, strconv.Itoa(row.Concurrency), row.Metric, old, nw, signed(row.Change), pct(row.Threshold), status, row.Note}
+	allowed := pct(row.Threshold)
+	if row.Shown {
+		allowed, status = "—", "shown"
+	}
+	return []string{row.Config, strconv.Itoa(row.Concurrency), row.Metric, old, nw, signed(row.Change), allowed, status, row.Note}
 }
 
 // num formats a metric value.
