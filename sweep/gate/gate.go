@@ -62,8 +62,8 @@ func DefaultDrift() Thresholds {
 // Compare calls it a regression, as a fraction of the old cell's cost.
 // Measured on this project's 2-vCPU VM (BENCHMARKS.md, 2026-12-04, 20
 // runs of bench/crossrun.toml): the machine's drift between runs is
-// additive — a slow spell adds the same ~45 µs to every request of every
-// server, the reference's included, whatever their work — so the
+// additive — a slow spell adds about the same 40–65 µs (c=1) to every
+// request of every server, the reference's included, whatever their work — so the
 // difference cell − reference moved within −4.5…+3.7% of the cell's CPU
 // per request (and −6.9…+5.9% of its time per request, 1/RPS) between
 // consecutive runs while the absolute CPU per request moved −16.5…+28.7%;
