@@ -241,22 +241,7 @@ part_rss() {
 # bench/verdict.toml (4 identical builds + the A/A twin + a +5% build),
 # then 3 of bench/verdict10.toml (every build +10%) for the cross-run
 # check, then bench-verdict's table.
-part_verdict() {
-	local n=${BENCH_VERDICT_RUNS:-20} i slow=""
-	go build -o bin/bench-burner ./sweep/driver/testdata/burner
-	go build -o bin/bench-verdict ./bench/verdict
-	quiet verdict
-	for i in $(seq -w 1 "$n"); do
-		log "verdict: run $i of $n"
-		./bin/sweep -config bench/verdict.toml -out "$OUT/verdict-$i" -q >/dev/null
-	done
-	for i in 1 2 3; do
-		log "verdict: +10% build, run $i of 3"
-		./bin/sweep -config bench/verdict10.toml -out "$OUT/verdict10-$i" -q >/dev/null
-		slow="$slow${slow:+,}$OUT/verdict10-$i"
-	done
-	bin/bench-verdict -slow10 "$slow" "$OUT"/verdict-[0-9]* | tee "$OUT/verdict.txt"
-}
+part_verdict() { series verdict verdict verdict10; }
 
 # part_crossrun is issue 16's cross-run check with the reference server
 # (not part of all; about 55 min at the default 20 runs): BENCH_VERDICT_RUNS
@@ -264,21 +249,28 @@ part_verdict() {
 # A/A twin, run.reference), then 3 of bench/crossrun10.toml (every build
 # +10%), then bench-verdict's table (its cross-run lines are the figures;
 # "called worse" is the in-run +10% build).
-part_crossrun() {
-	local n=${BENCH_VERDICT_RUNS:-20} i slow=""
+part_crossrun() { series crossrun crossrun crossrun10 -identical "" -slow build=plus10; }
+
+# series NAME CONFIG CONFIG10 [BENCH_VERDICT_FLAG...] runs BENCH_VERDICT_RUNS
+# runs of bench/CONFIG.toml into $OUT/NAME-NN and 3 of bench/CONFIG10.toml
+# (every build +10%) into $OUT/NAME10-N, then bench-verdict over them with
+# the flags given; its table goes to $OUT/NAME.txt.
+series() {
+	local name=$1 cfg=$2 cfg10=$3 n=${BENCH_VERDICT_RUNS:-20} i slow=""
+	shift 3
 	go build -o bin/bench-burner ./sweep/driver/testdata/burner
 	go build -o bin/bench-verdict ./bench/verdict
-	quiet crossrun
+	quiet "$name"
 	for i in $(seq -w 1 "$n"); do
-		log "crossrun: run $i of $n"
-		./bin/sweep -config bench/crossrun.toml -out "$OUT/crossrun-$i" -q >/dev/null
+		log "$name: run $i of $n"
+		./bin/sweep -config "bench/$cfg.toml" -out "$OUT/$name-$i" -q >/dev/null
 	done
 	for i in 1 2 3; do
-		log "crossrun: +10% builds, run $i of 3"
-		./bin/sweep -config bench/crossrun10.toml -out "$OUT/crossrun10-$i" -q >/dev/null
-		slow="$slow${slow:+,}$OUT/crossrun10-$i"
+		log "$name: +10% builds, run $i of 3"
+		./bin/sweep -config "bench/$cfg10.toml" -out "$OUT/${name}10-$i" -q >/dev/null
+		slow="$slow${slow:+,}$OUT/${name}10-$i"
 	done
-	bin/bench-verdict -identical "" -slow build=plus10 -slow10 "$slow" "$OUT"/crossrun-[0-9]* | tee "$OUT/crossrun.txt"
+	bin/bench-verdict "$@" -slow10 "$slow" "$OUT/$name"-[0-9]* | tee "$OUT/$name.txt"
 }
 
 # part_verdict-host is issue 16's false-verdict rate on the built-in host
@@ -312,7 +304,7 @@ esac
 for p in "$@"; do
 	case "$p" in
 	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | verdict-host | crossrun | figures) "part_$p" ;;
-	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict verdict-host figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
+	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict verdict-host crossrun figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
 	esac
 done
 [ "${!#}" = figures ] || part_figures

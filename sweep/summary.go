@@ -51,6 +51,7 @@ type Environment struct {
 	Target          TargetKind `json:"target"`                  // "builtin" or "command"
 	ServerCPUs      string     `json:"server_cpus"`             // as configured
 	LoadCPUs        string     `json:"load_cpus"`               // as configured
+	CPURule         string     `json:"cpu_rule,omitempty"`      // how defaulted server/load CPUs were chosen ("" = both set by the config)
 	ServerPinned    string     `json:"server_pinned"`           // read back from /proc (Cpus_allowed_list) of a server
 	LoadPinned      string     `json:"load_pinned"`             // read back for the driver itself
 	AwakeCPUs       string     `json:"awake_cpus,omitempty"`    // CPUs kept awake by spinners (run.keep_awake); "" = none

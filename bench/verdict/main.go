@@ -6,12 +6,13 @@
 // judged an unchanged and the +5% build, and how the cross-run check
 // judged consecutive pairs of unchanged runs and unchanged-vs-+10% pairs.
 //
-//	bench-verdict [-slow10 DIR,...] RUN_DIR...
+//	bench-verdict [-identical LABEL,...] [-slow LABEL] [-slow10 DIR,...] RUN_DIR...
 package main
 
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,7 +33,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: bench-verdict [-identical LABEL,...] [-slow LABEL] [-slow10 DIR,...] RUN_DIR...")
 		os.Exit(2)
 	}
-	identical := strings.Split(*identicalFlag, ",")
+	var identical []string // none with -identical ""
+	if *identicalFlag != "" {
+		identical = strings.Split(*identicalFlag, ",")
+	}
+	gateUnchanged := ""
+	if len(identical) > 0 {
+		gateUnchanged = identical[0]
+	}
 	slow := *slowFlag
 	var runs []sweep.Summary
 	var dirs []string
@@ -75,7 +83,7 @@ func main() {
 		if bad {
 			falseRuns++
 		}
-		for sel, n := range map[string]*int{identical[0]: &gateSame, slow: &gateSlow} {
+		for sel, n := range map[string]*int{gateUnchanged: &gateSame, slow: &gateSlow} {
 			if sel == "" {
 				continue
 			}
@@ -91,7 +99,9 @@ func main() {
 	}
 	n := len(runs)
 	fmt.Printf("runs: %d (%s … %s)\n", n, filepath.Base(dirs[0]), filepath.Base(dirs[n-1]))
-	fmt.Printf("runs with a false verdict (%d identical configs × %d levels × their metrics): %d of %d; false calls %d of %d\n", len(identical), len(runs[0].Plan.Concurrency), falseRuns, n, falseCalls, calls)
+	if len(identical) > 0 {
+		fmt.Printf("runs with a false verdict (%d identical configs × %d levels × their metrics): %d of %d; false calls %d of %d\n", len(identical), len(runs[0].Plan.Concurrency), falseRuns, n, falseCalls, calls)
+	}
 	for _, l := range runs[0].Plan.Concurrency {
 		if slow != "" {
 			fmt.Printf("%s called worse (CPU/req) at c=%d: %d of %d\n", slow, l, power[l], n)
@@ -102,7 +112,9 @@ func main() {
 			fmt.Printf("resolution of an identical config's CPU/req at c=%d: median ±%.1f%% (range ±%.1f … ±%.1f%%)\n", l, 100*r[len(r)/2], 100*r[0], 100*r[len(r)-1])
 		}
 	}
-	fmt.Printf("in-run gate, unchanged (%s): passed %d of %d\n", identical[0], n-gateSame, n)
+	if gateUnchanged != "" {
+		fmt.Printf("in-run gate, unchanged (%s): passed %d of %d\n", gateUnchanged, n-gateSame, n)
+	}
 	if slow != "" {
 		fmt.Printf("in-run gate, slower build (%s): failed %d of %d\n", slow, gateSlow, n)
 	}
@@ -116,10 +128,37 @@ func main() {
 		if !r.Regressed {
 			pass++
 		} else {
-			fmt.Printf("cross-run fail: %s → %s\n", filepath.Base(dirs[i-1]), filepath.Base(dirs[i]))
+			fmt.Printf("cross-run fail: %s → %s:%s\n", filepath.Base(dirs[i-1]), filepath.Base(dirs[i]), regressedRows(r))
 		}
 	}
 	fmt.Printf("cross-run check, consecutive unchanged runs: passed %d of %d pairs\n", pass, n-1)
+	// Every ordered pair (older → newer) of unchanged runs: not independent
+	// of one another, but a steadier estimate of the false-fail rate than
+	// the n-1 consecutive pairs, and pairs hours apart test larger drift.
+	allPass, all := 0, 0
+	why := map[string]int{}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			r, err := gate.Compare(runs[i], runs[j], nil, nil)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			all++
+			if !r.Regressed {
+				allPass++
+			}
+			for _, row := range r.Rows {
+				if row.Regressed {
+					why[fmt.Sprintf("%s c=%d %s", row.Config, row.Concurrency, row.Metric)]++
+				}
+			}
+		}
+	}
+	fmt.Printf("cross-run check, every pair of unchanged runs (older → newer): passed %d of %d pairs\n", allPass, all)
+	for _, k := range slices.Sorted(maps.Keys(why)) {
+		fmt.Printf("  regressed row in %d of those pairs: %s\n", why[k], k)
+	}
 	if *slow10 != "" {
 		fails, pairs := 0, 0
 		for i, d := range strings.Split(*slow10, ",") {
@@ -137,8 +176,21 @@ func main() {
 			pairs++
 			if r.Regressed {
 				fails++
+			} else {
+				fmt.Printf("cross-run pass against the +10%% build: %s → %s\n", filepath.Base(dirs[(n-1-i+n)%n]), filepath.Base(d))
 			}
 		}
 		fmt.Printf("cross-run check, unchanged → +10%% build: failed %d of %d pairs\n", fails, pairs)
 	}
+}
+
+// regressedRows lists a cross-run check's regressed rows, one per line.
+func regressedRows(r gate.Result) string {
+	var b strings.Builder
+	for _, row := range r.Rows {
+		if row.Regressed {
+			fmt.Fprintf(&b, "\n  %s c=%d %s: %+.1f%% (allowed %.1f%%)", row.Config, row.Concurrency, row.Metric, 100*row.Change, 100*row.Threshold)
+		}
+	}
+	return b.String()
 }

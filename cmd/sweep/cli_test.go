@@ -280,6 +280,10 @@ func TestDryRun(t *testing.T) {
 	if !strings.Contains(r.stdout, `pinning: server CPUs "0", load CPUs "1", both kept awake (run.keep_awake)`) {
 		t.Errorf("dry run does not say the CPUs are kept awake:\n%s", r.stdout)
 	}
+	// grid.toml sets no CPUs: the plan says by which rule they were chosen.
+	if !strings.Contains(r.stdout, "\n  chosen by default: ") || !strings.Contains(r.stdout, "for the server, the rest for the load generator\n") {
+		t.Errorf("dry run does not say how the CPUs were chosen:\n%s", r.stdout)
+	}
 	if strings.Contains(r.stdout, "SCHED_") {
 		t.Errorf("dry run names a server policy for the default one:\n%s", r.stdout)
 	}
@@ -290,7 +294,7 @@ func TestDryRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(t.TempDir(), "batch.toml")
-	if err := os.WriteFile(cfg, append(grid, "server_sched = \"batch\"\n"...), 0o644); err != nil { // [run] is grid.toml's last table
+	if err := os.WriteFile(cfg, append(grid, "[run]\nserver_sched = \"batch\"\n"...), 0o644); err != nil { // grid.toml has no [run]
 		t.Fatal(err)
 	}
 	r = sweepCmd(t, "-config", cfg, "-dry-run")

@@ -83,6 +83,9 @@ func printPlan(w io.Writer, c *config.Config) {
 		awake = ", both kept awake (run.keep_awake)"
 	}
 	fmt.Fprintf(w, "pinning: server CPUs %q, load CPUs %q%s\n", c.Run.ServerCPUs.String(), c.Run.LoadCPUs.String(), awake)
+	if c.Run.CPURule != "" {
+		fmt.Fprintf(w, "  chosen by default: %s\n", c.Run.CPURule)
+	}
 	if c.Run.ServerSched != sweep.SchedOther {
 		fmt.Fprintf(w, "servers at SCHED_%s (run.server_sched)\n", strings.ToUpper(string(c.Run.ServerSched)))
 	}

@@ -191,6 +191,12 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "sweep serve:", err)
 		return 1
 	}
+	// The Go runtime sized GOMAXPROCS from the affinity it was born with
+	// (so a server started pinned already follows its CPU set); -cpus
+	// narrows the set afterwards, and the threads follow it here.
+	if o.gomaxprocs == 0 && len(o.cpus) > 0 {
+		runtime.GOMAXPROCS(len(o.cpus))
+	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: o.level}))
 
 	host, err := wasmhost.New(wasmhost.Options{Plugin: o.plugin, Settings: o.settings, Timeout: o.timeout, Logger: logger})

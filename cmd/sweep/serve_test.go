@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/setting"
 	"github.com/sweep-dev/sweep/sweep/units"
 )
@@ -175,6 +177,52 @@ func TestServeSIGTERM(t *testing.T) {
 		}
 	case <-time.After(shutdownTimeout + 10*time.Second):
 		t.Fatal("serve did not exit after SIGTERM")
+	}
+}
+
+// TestServeGOMAXPROCSFollowsCPUs: the built-in host runs as many Go
+// threads as it has CPUs, whether it was born pinned (as sweep starts its
+// servers) or pinned itself with -cpus.
+func TestServeGOMAXPROCSFollowsCPUs(t *testing.T) {
+	m, err := cpuset.ThisMachine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := m.Usable[:1]
+	tests := []struct {
+		name  string
+		born  cpuset.Set
+		flags []string
+		want  int
+	}{
+		{"born on one CPU", first, nil, 1},
+		{"-cpus one CPU", nil, []string{"-cpus", first.String()}, 1},
+		{"born on every usable CPU", m.Usable, nil, len(m.Usable)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestServeHelperProcess$", "--"}, tt.flags...)...)
+			cmd.Env = append(os.Environ(), "SWEEP_SERVE_HELPER=1")
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr lockedWriter
+			cmd.Stderr = &stderr
+			if err := cpuset.StartPinned(cmd, tt.born); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { cmd.Process.Kill(); cmd.Wait() }()
+			readReady(t, stdout)
+			want := fmt.Sprintf(" gomaxprocs=%d ", tt.want)
+			deadline := time.Now().Add(10 * time.Second)
+			for !strings.Contains(stderr.String(), " msg=serving ") && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if s := stderr.String(); !strings.Contains(s, want) {
+				t.Errorf("serving line lacks %q:\n%s", want, s)
+			}
+		})
 	}
 }
 

@@ -220,12 +220,17 @@ type Run struct {
 	// ServerCPUs (server_cpus) pins every server process, LoadCPUs
 	// (load_cpus) the driver and load generator. CPU lists in the kernel's
 	// format ("0", "2-3", "0,2"), as a string or a single integer; every
-	// CPU must be online and the two sets must not overlap. The empty
-	// string means unpinned. Defaults: with neither set, "0" and "1" on a
-	// machine with at least 2 online CPUs, else both unpinned; with one
-	// set, the other defaults to the remaining online CPUs (unpinned if
-	// none remain).
+	// CPU must be online and usable by this process (its affinity at
+	// start) and the two sets must not overlap. The empty string means
+	// unpinned. Defaults: with neither set, cpuset.Split of the usable
+	// CPUs (half of the cores for the server, the rest for the load; "0"
+	// and "1" on a 2-CPU machine; unpinned with 1); with one set, the
+	// other defaults to the remaining usable CPUs (unpinned if none
+	// remain).
 	ServerCPUs, LoadCPUs cpuset.Set
+	// CPURule says how a defaulted ServerCPUs / LoadCPUs was chosen (""
+	// when the config set both), for -dry-run and summary.md.
+	CPURule string
 	// Seed (seed) seeds the slot-order rotation. Default 1.
 	Seed int64
 	// Restarts (restarts) is "round" (default: every slot's server is

@@ -25,16 +25,28 @@ func parse(t *testing.T, text string) *Config {
 	return c
 }
 
-// withOnline replaces the online-CPU probe for one test.
+// withOnline replaces the CPU probe for one test: every online CPU
+// usable, each its own core.
 func withOnline(t *testing.T, online string) {
 	t.Helper()
-	set, err := cpuset.Parse(online)
+	withMachine(t, online, online)
+}
+
+// withMachine replaces the CPU probe for one test: online CPUs of which
+// this process may use usable, each its own core.
+func withMachine(t *testing.T, online, usable string) {
+	t.Helper()
+	on, err := cpuset.Parse(online)
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := onlineCPUs
-	onlineCPUs = func() (cpuset.Set, error) { return set, nil }
-	t.Cleanup(func() { onlineCPUs = old })
+	us, err := cpuset.Parse(usable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := thisMachine
+	thisMachine = func() (cpuset.Machine, error) { return cpuset.Machine{Online: on, Usable: us}, nil }
+	t.Cleanup(func() { thisMachine = old })
 }
 
 func TestDefaults(t *testing.T) {
@@ -52,7 +64,7 @@ func TestDefaults(t *testing.T) {
 	if !reflect.DeepEqual(c.Load, wantLoad) {
 		t.Errorf("Load = %+v, want %+v", c.Load, wantLoad)
 	}
-	wantRun := Run{ServerCPUs: cpuset.Set{0}, LoadCPUs: cpuset.Set{1}, Seed: 1, Restarts: "round", MaxRestarts: 3, Remeasure: true, KeepAwake: true, ServerSched: "other"}
+	wantRun := Run{ServerCPUs: cpuset.Set{0, 1}, LoadCPUs: cpuset.Set{2, 3}, CPURule: "4 usable CPUs: half of them (2) for the server, the rest for the load generator", Seed: 1, Restarts: "round", MaxRestarts: 3, Remeasure: true, KeepAwake: true, ServerSched: "other"}
 	if !reflect.DeepEqual(c.Run, wantRun) {
 		t.Errorf("Run = %+v, want %+v", c.Run, wantRun)
 	}
@@ -175,22 +187,30 @@ func TestSinglePointAxisNeedsAA(t *testing.T) {
 
 func TestCPUDefaults(t *testing.T) {
 	tests := []struct {
-		online, text string
-		server, load string
+		online, usable, text string
+		server, load         string
 	}{
-		{"0-1", "", "0", "1"},
-		{"0-7", "", "0", "1"},
-		{"2-3", "", "2", "3"},
-		{"0", "", "", ""},
-		{"0-3", `[run]` + "\n" + `server_cpus = "0-1"`, "0-1", "2-3"},
-		{"0-3", `[run]` + "\n" + `load_cpus = 3`, "0-2", "3"},
-		{"0-1", `[run]` + "\n" + `server_cpus = "0-1"`, "0-1", ""},
-		{"0-3", `[run]` + "\n" + `server_cpus = ""` + "\n" + `load_cpus = ""`, "", ""},
-		{"0-3", `[run]` + "\n" + `server_cpus = "2"` + "\n" + `load_cpus = "0,3"`, "2", "0,3"},
+		{"0-1", "", "", "0", "1"},
+		{"0-7", "", "", "0-3", "4-7"},
+		{"0-15", "", "", "0-7", "8-15"},
+		{"0-7", "2-3,6", "", "2", "3,6"}, // restricted affinity: only what this process may use
+		{"0-7", "5", "", "", ""},
+		{"2-3", "", "", "2", "3"},
+		{"0", "", "", "", ""},
+		{"0-3", "", `[run]` + "\n" + `server_cpus = "0-1"`, "0-1", "2-3"},
+		{"0-3", "", `[run]` + "\n" + `load_cpus = 3`, "0-2", "3"},
+		{"0-7", "0-3", `[run]` + "\n" + `load_cpus = 3`, "0-2", "3"},
+		{"0-1", "", `[run]` + "\n" + `server_cpus = "0-1"`, "0-1", ""},
+		{"0-3", "", `[run]` + "\n" + `server_cpus = ""` + "\n" + `load_cpus = ""`, "", ""},
+		{"0-3", "", `[run]` + "\n" + `server_cpus = "2"` + "\n" + `load_cpus = "0,3"`, "2", "0,3"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.online+" "+strings.ReplaceAll(tt.text, "\n", " "), func(t *testing.T) {
-			withOnline(t, tt.online)
+		t.Run(tt.online+" "+tt.usable+" "+strings.ReplaceAll(tt.text, "\n", " "), func(t *testing.T) {
+			usable := tt.usable
+			if usable == "" {
+				usable = tt.online
+			}
+			withMachine(t, tt.online, usable)
 			c := parse(t, tt.text)
 			if got := c.Run.ServerCPUs.String(); got != tt.server {
 				t.Errorf("ServerCPUs = %q, want %q", got, tt.server)
@@ -198,7 +218,21 @@ func TestCPUDefaults(t *testing.T) {
 			if got := c.Run.LoadCPUs.String(); got != tt.load {
 				t.Errorf("LoadCPUs = %q, want %q", got, tt.load)
 			}
+			if tt.text == "" && c.Run.CPURule == "" {
+				t.Error("defaulted CPUs without a rule")
+			}
 		})
+	}
+}
+
+// TestCPUsNotUsable: a CPU that is online but outside this process's
+// affinity is refused with one line naming the key and what is usable.
+func TestCPUsNotUsable(t *testing.T) {
+	withMachine(t, "0-7", "0-3")
+	_, err := Parse("grid.toml", []byte("[run]\nserver_cpus = \"5\"\n"))
+	want := `grid.toml: run.server_cpus = "5": CPU 5 not usable by this process (its affinity or cgroup cpuset allows CPUs 0-3)`
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v\nwant %s", err, want)
 	}
 }
 

@@ -10,9 +10,9 @@ import (
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 )
 
-// onlineCPUs returns the online CPUs; a variable so that the tests can
+// thisMachine reads the machine's CPUs; a variable so that the tests can
 // check the defaults for other machines than this one.
-var onlineCPUs = cpuset.Online
+var thisMachine = cpuset.ThisMachine
 
 // run reads [run].
 func (p *parser) run(t *table) {
@@ -33,43 +33,52 @@ func (p *parser) run(t *table) {
 	p.cpus(t)
 }
 
-// cpus reads and checks server_cpus and load_cpus.
+// cpus reads and checks server_cpus and load_cpus. With neither set the
+// placement is cpuset.Split's over the CPUs this process may use; with
+// one set, the other is the usable CPUs it leaves.
 func (p *parser) cpus(t *table) {
 	server, hasServer := p.cpuList(t, "server_cpus")
 	load, hasLoad := p.cpuList(t, "load_cpus")
 	if p.err != nil {
 		return
 	}
-	online, err := onlineCPUs()
+	m, err := thisMachine()
 	if err != nil {
 		if hasServer || hasLoad {
 			p.fail(err, "run: cannot check server_cpus/load_cpus: %v", err)
 			return
 		}
-		return // cannot pin by default: run unpinned
+		p.c.Run.CPURule = "not pinned: the CPUs could not be read (" + err.Error() + ")"
+		return
 	}
 	switch {
 	case !hasServer && !hasLoad:
-		if len(online) >= 2 {
-			server, load = cpuset.Set{online[0]}, cpuset.Set{online[1]}
-		}
+		d := cpuset.Split(m)
+		server, load = d.Server, d.Load
+		p.c.Run.CPURule = d.Rule
 	case !hasLoad:
-		load = online.Subset(server)
+		load = m.Usable.Subset(server)
+		p.c.Run.CPURule = "load_cpus: the usable CPUs that server_cpus leaves"
 	case !hasServer:
-		server = online.Subset(load)
+		server = m.Usable.Subset(load)
+		p.c.Run.CPURule = "server_cpus: the usable CPUs that load_cpus leaves"
 	}
 	for _, c := range []struct {
 		key string
 		set cpuset.Set
 	}{{"run.server_cpus", server}, {"run.load_cpus", load}} {
-		if missing := c.set.Subset(online); len(missing) > 0 {
-			p.failf("%s = %q: CPU %s not online; this machine has CPUs %s", c.key, c.set.String(), missing.String(), online.String())
+		if missing := c.set.Subset(m.Online); len(missing) > 0 {
+			p.failf("%s = %q: CPU %s not online; this machine has CPUs %s", c.key, c.set.String(), missing.String(), m.Online.String())
+			return
+		}
+		if missing := c.set.Subset(m.Usable); len(missing) > 0 {
+			p.failf("%s = %q: CPU %s not usable by this process (its affinity or cgroup cpuset allows CPUs %s)", c.key, c.set.String(), missing.String(), m.Usable.String())
 			return
 		}
 	}
 	if server.Overlaps(load) {
-		p.failf("run.server_cpus = %q and run.load_cpus = %q overlap; the server and the load generator need disjoint CPUs (online: %s)",
-			server.String(), load.String(), online.String())
+		p.failf("run.server_cpus = %q and run.load_cpus = %q overlap; the server and the load generator need disjoint CPUs (usable: %s)",
+			server.String(), load.String(), m.Usable.String())
 		return
 	}
 	p.c.Run.ServerCPUs, p.c.Run.LoadCPUs = server, load

@@ -23,6 +23,7 @@ func Environment(c *config.Config) sweep.Environment {
 		Target:          c.Target.Kind,
 		ServerCPUs:      c.Run.ServerCPUs.String(),
 		LoadCPUs:        c.Run.LoadCPUs.String(),
+		CPURule:         c.Run.CPURule,
 	}
 	if c.Run.ServerSched != sweep.SchedOther {
 		e.ServerSched = c.Run.ServerSched

@@ -57,24 +57,29 @@ func DefaultDrift() Thresholds {
 	}
 }
 
-// AnchorDrift is how far a cell's cost beyond its run's reference server
-// (run.reference) may grow between two runs of one unchanged build before
-// Compare calls it a regression, as a fraction of the old cell's cost.
-// Measured on this project's 2-vCPU VM (BENCHMARKS.md, 2026-12-04, 20
-// runs of bench/crossrun.toml): the machine's drift between runs is
-// additive — a slow spell adds about the same 40–65 µs (c=1) to every
-// request of every server, the reference's included, whatever their work — so the
-// difference cell − reference moved within −4.5…+3.7% of the cell's CPU
-// per request (and −6.9…+5.9% of its time per request, 1/RPS) between
-// consecutive runs while the absolute CPU per request moved −16.5…+28.7%;
-// a +10% build came out +8.7…+14.5% (+8.3…+15.9%). The allowances lie
-// between, fitted to these runs. p99 latency is not anchored: no model
-// held it.
+// AnchorDrift is how far a cell's figure against its run's reference
+// server (run.reference) may grow between two runs of one unchanged build
+// before Compare calls it a regression. Measured on this project's 2-vCPU
+// VM (BENCHMARKS.md, 20 runs of bench/crossrun.toml on 2026-12-04, and 20
+// more to check the allowances on runs they were not chosen on, 2026-12-05):
+//   - CPU per request and time per request (1/RPS): the machine's drift
+//     between runs is additive — a slow spell adds about the same 40–65 µs
+//     (c=1) to every request of every server, the reference's included —
+//     so the cost beyond the reference, cell − reference, is judged, as a
+//     fraction of the old cell's cost. It moved −4.5…+3.7% (CPU; time per
+//     request −6.9…+5.9%) between consecutive unchanged runs while the
+//     absolute CPU per request moved −16.5…+28.7%, and a +10% build came
+//     out +8.7…+14.5% (+8.3…+15.9%); the allowances lie between.
+//   - p99 latency: a slow spell stretches every server's tail alike in
+//     proportion, so the ratio cell p99 / reference p99 is judged. It moved
+//     ×0.61…×1.68 at c=1 (×0.85…×1.17 at c=16) while the absolute p99
+//     moved ×0.18…×4.4; 100% (×2) is allowed.
 func AnchorDrift() Thresholds {
 	return Thresholds{
 		sweep.MetricCPUPerReq:  0.05,
 		sweep.MetricRPS:        0.07,
 		sweep.MetricSuccessRPS: 0.07,
+		sweep.MetricP99:        1.0,
 	}
 }
 
@@ -161,12 +166,14 @@ var ErrMismatch = errors.New("runs are not comparable")
 //     being how far an unchanged build moves between runs. When both runs
 //     measured the reference server (run.reference) it is only shown, and
 //     the next kind is judged instead;
-//   - anchored (both runs have the reference; CPU per request and the
-//     time per request, 1/RPS): the cell's cost beyond its own run's
+//   - anchored (both runs have the reference): for CPU per request and
+//     the time per request, 1/RPS, the cell's cost beyond its own run's
 //     reference, cell − reference, which the machine's additive drift
 //     cancels in; it regresses when it grew by more than
-//     max(threshold, AnchorDrift) of the old cell's cost. p99 keeps its
-//     absolute row;
+//     max(threshold, AnchorDrift) of the old cell's cost. For p99, the
+//     ratio cell p99 / reference p99, which a slow spell's proportional
+//     stretch of every tail cancels in; it regresses when it grew by more
+//     than max(threshold, AnchorDrift);
 //   - relative (configs other than the baseline, when both runs have the
 //     same baseline): the config's paired change against its own run's
 //     baseline, which drift cancels; it regresses when the new change's
@@ -198,7 +205,7 @@ func Compare(old, new sweep.Summary, th, drift Thresholds) (Result, error) {
 	oref, nref := byLevel(old.Reference), byLevel(new.Reference)
 	res := Result{Notes: []string{"unpaired: the two runs were measured apart, so absolute changes are judged against the drift between runs (" + driftText(drift, th) + "), not against either run's intervals; for a paired gate put both builds in one run (sweep check RUN_DIR)"}}
 	if anchored {
-		res.Notes = []string{"unpaired, anchored: both runs measured the reference server (run.reference), so CPU per request and throughput are judged by each cell's cost beyond its own run's reference (cell − reference), in which the machine's drift between runs cancels; what it leaves is allowed for (" + anchorText(anchorDrift, th) + "); their absolute levels are shown, not judged, and p99 is judged on its absolute level; for a paired gate put both builds in one run (sweep check RUN_DIR)"}
+		res.Notes = []string{"unpaired, anchored: both runs measured the reference server (run.reference), so CPU per request and throughput are judged by each cell's cost beyond its own run's reference (cell − reference) and p99 by its ratio to the reference's p99, in which the machine's drift between runs cancels; what it leaves is allowed for (" + anchorText(anchorDrift, th) + "); absolute levels are shown, not judged; for a paired gate put both builds in one run (sweep check RUN_DIR)"}
 		res.Notes = append(res.Notes, referenceDrift(old.Reference, new.Reference)...)
 	} else if len(old.Reference) > 0 || len(new.Reference) > 0 {
 		res.Notes = append(res.Notes, "only one of the runs measured the reference server (run.reference): absolute levels are judged against the drift instead")
@@ -301,18 +308,14 @@ func envDiffs(o, n sweep.Environment) []string {
 	return out
 }
 
-// compareRelative compares a config's paired change against its own
-// run's baseline across the two runs.
-func compareRelative(o, n sweep.Cell, m sweep.Metric, threshold float64) (Row, bool) {
-	return compareChanges(o, n, o.VsBaseline, n.VsBaseline, m, "baseline", threshold)
-}
-
-// compareAnchored compares a cell's cost beyond its own run's reference
-// server at the same level across the two runs: CPU µs per request, or
-// the time per request 1/RPS (1/success RPS) for the throughput metrics.
-// It regresses when new − new reference exceeds old − old reference by
-// more than limit of the old cell's cost. ok is false for other metrics
-// and when a figure is missing.
+// compareAnchored compares a cell against its own run's reference server
+// at the same level across the two runs. For CPU µs per request, and the
+// time per request 1/RPS (1/success RPS) for the throughput metrics, the
+// figure is the cost beyond the reference, cell − reference, and the row
+// regresses when it grew by more than limit of the old cell's cost. For
+// p99 the figure is the ratio cell p99 / reference p99, and the row
+// regresses when it grew by more than limit. ok is false for other
+// metrics and when a figure is missing.
 func compareAnchored(o, n, oref, nref sweep.Cell, m sweep.Metric, limit float64) (Row, bool) {
 	cost := func(c sweep.Cell) float64 {
 		switch m {
@@ -322,6 +325,8 @@ func compareAnchored(o, n, oref, nref sweep.Cell, m sweep.Metric, limit float64)
 			return perRequest(c.RPS)
 		case sweep.MetricSuccessRPS:
 			return perRequest(c.SuccessRPS)
+		case sweep.MetricP99:
+			return c.P99Ms
 		}
 		return math.NaN()
 	}
@@ -330,6 +335,17 @@ func compareAnchored(o, n, oref, nref sweep.Cell, m sweep.Metric, limit float64)
 		if math.IsNaN(v) || v <= 0 {
 			return Row{}, false
 		}
+	}
+	if m == sweep.MetricP99 {
+		r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: string(m) + " / reference", Old: oc / or, New: nc / nr, Threshold: limit}
+		r.Change = r.New/r.Old - 1
+		if r.Change > limit {
+			r.Regressed = true
+			r.Note = fmt.Sprintf("its p99 relative to the reference's grew by %s > %s allowed", pct(r.Change), pct(limit))
+		} else {
+			r.Note = fmt.Sprintf("p99 relative to the reference within the %s allowed", pct(limit))
+		}
+		return r, true
 	}
 	label := string(m) + " − reference"
 	if m != sweep.MetricCPUPerReq {
@@ -363,20 +379,20 @@ func byLevel(cs []sweep.Cell) map[int]sweep.Cell {
 	return m
 }
 
-// compareChanges compares a cell's paired change against what in its run
-// (the baseline or the reference) across the two runs: it regresses when
-// the new change's interval lies beyond the old one's by more than
-// threshold, on the worse side.
-func compareChanges(o, n sweep.Cell, om, nm map[sweep.Metric]sweep.Delta, m sweep.Metric, what string, threshold float64) (Row, bool) {
-	od, ok1 := om[m]
-	nd, ok2 := nm[m]
+// compareRelative compares a config's paired change against its own
+// run's baseline across the two runs: it regresses when the new change's
+// interval lies beyond the old one's by more than threshold, on the worse
+// side.
+func compareRelative(o, n sweep.Cell, m sweep.Metric, threshold float64) (Row, bool) {
+	od, ok1 := o.VsBaseline[m]
+	nd, ok2 := n.VsBaseline[m]
 	if !ok1 || !ok2 || od.CILow == nil || nd.CILow == nil {
 		return Row{}, false
 	}
-	// Changes are compared as ratios, (1 + new) / (1 + old) − 1: a cell
-	// 50% dearer than the reference that becomes 65% dearer is 10% worse.
+	// Changes are compared as ratios, (1 + new) / (1 + old) − 1: a config
+	// 50% dearer than the baseline that becomes 65% dearer is 10% worse.
 	ratio := func(a, b float64) float64 { return (1+a)/(1+b) - 1 }
-	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: string(m) + " vs " + what, Old: od.Estimate, New: nd.Estimate,
+	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: string(m) + " vs baseline", Old: od.Estimate, New: nd.Estimate,
 		Change: ratio(nd.Estimate, od.Estimate), Threshold: threshold, CILow: *nd.CILow, CIHigh: *nd.CIHigh, Confidence: nd.Confidence}
 	// How much worse the new change surely is than the old one could be.
 	gap := ratio(*nd.CILow, *od.CIHigh)
@@ -385,9 +401,9 @@ func compareChanges(o, n sweep.Cell, om, nm map[sweep.Metric]sweep.Delta, m swee
 	}
 	if gap > threshold {
 		r.Regressed = true
-		r.Note = fmt.Sprintf("its change vs the %s is worse by at least %s > %s threshold (intervals apart)", what, pct(gap), pct(threshold))
+		r.Note = fmt.Sprintf("its change vs the baseline is worse by at least %s > %s threshold (intervals apart)", pct(gap), pct(threshold))
 	} else {
-		r.Note = "change vs the " + what + " within the intervals"
+		r.Note = "change vs the baseline within the intervals"
 	}
 	return r, true
 }

@@ -146,6 +146,9 @@ func (m *mdWriter) environment() {
 	m.f("- Go %s, Wasmtime %s, target %s\n", orUnknown(e.GoVersion), orUnknown(e.WasmtimeVersion), orUnknown(string(e.Target)))
 	m.f("- Server CPUs %s (read back: %s); load generator CPUs %s (read back: %s)\n",
 		orUnknown(e.ServerCPUs), orUnknown(e.ServerPinned), orUnknown(e.LoadCPUs), orUnknown(e.LoadPinned))
+	if e.CPURule != "" {
+		m.f("- CPUs chosen by default (run.server_cpus / run.load_cpus): %s\n", e.CPURule)
+	}
 	if e.AwakeCPUs != "" {
 		m.f("- CPUs %s kept awake (run.keep_awake: an idle-priority spinner on each, so no request waits for a halted CPU to wake)\n", e.AwakeCPUs)
 	} else {
