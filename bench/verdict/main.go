@@ -6,7 +6,7 @@
 // judged an unchanged and the +5% build, and how the cross-run check
 // judged consecutive pairs of unchanged runs and unchanged-vs-+10% pairs.
 //
-//	bench-verdict [-identical LABEL,...] [-slow LABEL] [-slow10 DIR,...] RUN_DIR...
+//	bench-verdict [-identical LABEL,...] [-slow LABEL] [-slow10 DIR,...] [-history K] [-all-metrics] RUN_DIR...
 package main
 
 import (
@@ -28,6 +28,8 @@ func main() {
 	slow10 := flag.String("slow10", "", "comma-separated run directories of bench/verdict10.toml (every build 10% slower)")
 	identicalFlag := flag.String("identical", "build=same1,build=same2,build=same3", "comma-separated config labels that are the baseline's server under another name: any verdict on them is false")
 	slowFlag := flag.String("slow", "build=plus5", "the config label of the planted slower build (\"\" for none)")
+	allMetrics := flag.Bool("all-metrics", false, "judge all four metrics across runs (sweep check -baseline with -rps, -success-rps and -p99 given), not only gate.CrossRun's")
+	history := flag.Int("history", 3, "the number of accepted runs the several-baseline cross-run check compares against (sweep check -baseline given that many times)")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: bench-verdict [-identical LABEL,...] [-slow LABEL] [-slow10 DIR,...] RUN_DIR...")
@@ -118,9 +120,16 @@ func main() {
 	if slow != "" {
 		fmt.Printf("in-run gate, slower build (%s): failed %d of %d\n", slow, gateSlow, n)
 	}
+	// The cross-run check as `sweep check -baseline` runs it: the metrics
+	// of gate.CrossRun, or all four with -all-metrics.
+	cross := gate.CrossRun()
+	if *allMetrics {
+		cross = gate.DefaultThresholds()
+	}
+	fmt.Printf("cross-run metrics judged: %s\n", metricNames(cross))
 	pass := 0
 	for i := 1; i < n; i++ {
-		r, err := gate.Compare(runs[i-1], runs[i], nil, nil)
+		r, err := gate.Compare(runs[i-1], runs[i], cross, nil)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -139,7 +148,7 @@ func main() {
 	why := map[string]int{}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			r, err := gate.Compare(runs[i], runs[j], nil, nil)
+			r, err := gate.Compare(runs[i], runs[j], cross, nil)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
@@ -159,6 +168,41 @@ func main() {
 	for _, k := range slices.Sorted(maps.Keys(why)) {
 		fmt.Printf("  regressed row in %d of those pairs: %s\n", why[k], k)
 	}
+	// Against several accepted runs (gate.CompareAny): the K runs just
+	// before each run, and every window of K consecutive runs older than it.
+	if k := *history; k > 1 && n > k {
+		base := func(i int) []gate.Baseline {
+			var bs []gate.Baseline
+			for j := i; j < i+k; j++ {
+				bs = append(bs, gate.Baseline{Name: filepath.Base(dirs[j]), Summary: runs[j]})
+			}
+			return bs
+		}
+		prevPass, prev, winPass, win := 0, 0, 0, 0
+		for j := k; j < n; j++ {
+			for i := 0; i+k <= j; i++ {
+				r, err := gate.CompareAny(base(i), runs[j], cross, nil)
+				if err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
+				win++
+				if !r.Regressed {
+					winPass++
+				}
+				if i+k == j {
+					prev++
+					if !r.Regressed {
+						prevPass++
+					} else {
+						fmt.Printf("cross-run fail against the %d runs before %s:%s\n", k, filepath.Base(dirs[j]), regressedRows(r))
+					}
+				}
+			}
+		}
+		fmt.Printf("cross-run check against the %d previous unchanged runs: passed %d of %d\n", k, prevPass, prev)
+		fmt.Printf("cross-run check against every %d consecutive older unchanged runs: passed %d of %d\n", k, winPass, win)
+	}
 	if *slow10 != "" {
 		fails, pairs := 0, 0
 		for i, d := range strings.Split(*slow10, ",") {
@@ -168,7 +212,7 @@ func main() {
 				os.Exit(1)
 			}
 			old := runs[(n-1-i+n)%n] // the latest unchanged runs
-			r, err := gate.Compare(old, s, nil, nil)
+			r, err := gate.Compare(old, s, cross, nil)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
@@ -181,7 +225,41 @@ func main() {
 			}
 		}
 		fmt.Printf("cross-run check, unchanged → +10%% build: failed %d of %d pairs\n", fails, pairs)
+		if k := *history; k > 1 && n >= k {
+			fails = 0
+			for _, d := range strings.Split(*slow10, ",") {
+				s, err := rundir.ReadSummary(d)
+				if err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
+				var bs []gate.Baseline
+				for j := n - k; j < n; j++ {
+					bs = append(bs, gate.Baseline{Name: filepath.Base(dirs[j]), Summary: runs[j]})
+				}
+				r, err := gate.CompareAny(bs, s, cross, nil)
+				if err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
+				if r.Regressed {
+					fails++
+				}
+			}
+			fmt.Printf("cross-run check, the last %d unchanged runs → +10%% build: failed %d of %d\n", k, fails, pairs)
+		}
 	}
+}
+
+// metricNames lists th's metrics in report order.
+func metricNames(th gate.Thresholds) string {
+	var out []string
+	for _, m := range sweep.Metrics {
+		if _, ok := th[m]; ok {
+			out = append(out, string(m))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // regressedRows lists a cross-run check's regressed rows, one per line.

@@ -16,7 +16,8 @@ import (
 )
 
 // fraction is a flag value given as a fraction (0.05) or a percentage
-// ("5%").
+// ("5%"). A bare number of 1 or more is refused: "-cpu 5" is meant as 5%
+// far more often than as 500%.
 type fraction struct{ v *float64 }
 
 func (f fraction) String() string {
@@ -36,6 +37,9 @@ func (f fraction) Set(s string) error {
 	if err != nil {
 		return fmt.Errorf("%q is not a number: want a fraction such as 0.05 or a percentage such as 5%%", s)
 	}
+	if scale == 1 && x >= 1 {
+		return fmt.Errorf("%s without a %% sign is a fraction, %s%%: write %s%% for %s percent (or %s as a fraction)", s, strconv.FormatFloat(100*x, 'g', -1, 64), t, t, strconv.FormatFloat(x/100, 'g', -1, 64))
+	}
 	x *= scale
 	if x < 0 || x >= gate.MaxThreshold {
 		return fmt.Errorf("%s is out of range: want 0 up to %d00%%", s, gate.MaxThreshold)
@@ -50,37 +54,36 @@ func (f fraction) Set(s string) error {
 // cannot be compared, 0 otherwise.
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sweep check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sweep check [flags] RUN_DIR            the candidate vs the baseline of one run (paired; recommended)")
-		fmt.Fprintln(stderr, "       sweep check [flags] -baseline OLD NEW  two runs of one grid (unpaired)")
-		fs.PrintDefaults()
-	}
-	old := fs.String("baseline", "", "run directory of the accepted (old) run: compare two runs instead of one run's configs")
+	var olds runDirs
+	fs.Var(&olds, "baseline", "run directory of an accepted (old) run: compare two runs instead of one run's configs; repeat it for several accepted runs (e.g. the last three): the new run regresses only when it regresses against every one")
 	cand := fs.String("candidate", "", `the candidate config of RUN_DIR: axis=value pairs (e.g. "build=new") or a config label; default the only config besides the baseline`)
 	th := gate.DefaultThresholds()
 	vals := map[sweep.Metric]*float64{}
-	for _, f := range []struct {
-		name   string
-		metric sweep.Metric
-		what   string
-	}{
-		{"cpu", sweep.MetricCPUPerReq, "CPU µs/request"},
-		{"rps", sweep.MetricRPS, "RPS"},
-		{"success-rps", sweep.MetricSuccessRPS, "success RPS"},
-		{"p99", sweep.MetricP99, "p99 latency"},
-	} {
+	for _, f := range thresholdFlags {
 		v := th[f.metric]
 		vals[f.metric] = &v
-		fs.Var(fraction{&v}, f.name, "regression threshold for "+f.what+" (a fraction or a percentage, e.g. 0.02 or 2%)")
+		fs.Var(fraction{&v}, f.name, "regression threshold for "+f.what+" (a percentage or a fraction below 1, e.g. 2% or 0.02)")
 	}
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	asMD := fs.Bool("markdown", false, "print the result as a Markdown table (for a pull-request comment)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, "check", args, stdout, stderr); !ok {
+		return code
 	}
 	for m, v := range vals {
 		th[m] = *v
+	}
+	if len(olds) > 0 {
+		// Across runs only what survives the drift between runs is judged
+		// unless a threshold is given (gate.CrossRun).
+		given := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+		cross := gate.CrossRun()
+		for _, f := range thresholdFlags {
+			if given[f.name] {
+				cross[f.metric] = th[f.metric]
+			}
+		}
+		th = cross
 	}
 	if fs.NArg() != 1 || (*asJSON && *asMD) {
 		fs.Usage()
@@ -88,8 +91,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	var res gate.Result
 	var err error
-	if *old != "" {
-		res, err = crossRun(*old, fs.Arg(0), th)
+	if len(olds) > 0 {
+		res, err = crossRun(olds, fs.Arg(0), th)
 	} else {
 		res, err = inRun(fs.Arg(0), *cand, th)
 	}
@@ -118,6 +121,18 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// thresholdFlags are sweep check's threshold flags, one per metric.
+var thresholdFlags = []struct {
+	name   string
+	metric sweep.Metric
+	what   string
+}{
+	{"cpu", sweep.MetricCPUPerReq, "CPU µs/request"},
+	{"rps", sweep.MetricRPS, "RPS (across runs: judged only when given)"},
+	{"success-rps", sweep.MetricSuccessRPS, "success RPS (across runs: judged only when given)"},
+	{"p99", sweep.MetricP99, "p99 latency (across runs: judged only when given)"},
+}
+
 // errUsage marks a run directory that cannot be read as a gate input.
 var errUsage = errors.New("unusable run directory")
 
@@ -138,15 +153,33 @@ func inRun(dir, sel string, th gate.Thresholds) (gate.Result, error) {
 	return gate.Check(s, ws, c, th)
 }
 
-// crossRun is the unpaired gate of two run directories.
-func crossRun(oldDir, newDir string, th gate.Thresholds) (gate.Result, error) {
-	a, err := rundir.ReadSummary(oldDir)
-	if err != nil {
-		return gate.Result{}, fmt.Errorf("%w: %w", errUsage, err)
+// runDirs is a flag given once per run directory.
+type runDirs []string
+
+func (d *runDirs) String() string { return strings.Join(*d, ", ") }
+
+func (d *runDirs) Set(s string) error {
+	if s == "" {
+		return errors.New("empty run directory")
+	}
+	*d = append(*d, s)
+	return nil
+}
+
+// crossRun is the unpaired gate of a new run against one or more accepted
+// runs, given oldest first.
+func crossRun(oldDirs []string, newDir string, th gate.Thresholds) (gate.Result, error) {
+	var olds []gate.Baseline
+	for _, d := range oldDirs {
+		s, err := rundir.ReadSummary(d)
+		if err != nil {
+			return gate.Result{}, fmt.Errorf("%w: %w", errUsage, err)
+		}
+		olds = append(olds, gate.Baseline{Name: d, Summary: s})
 	}
 	b, err := rundir.ReadSummary(newDir)
 	if err != nil {
 		return gate.Result{}, fmt.Errorf("%w: %w", errUsage, err)
 	}
-	return gate.Compare(a, b, th, nil)
+	return gate.CompareAny(olds, b, th, nil)
 }

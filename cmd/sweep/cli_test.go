@@ -191,6 +191,13 @@ func TestUsage(t *testing.T) {
 		{"check with a negative threshold", []string{"check", "-cpu", "-5%", base}, `invalid value "-5%" for flag -cpu: -5% is out of range`},
 		{"check with a threshold that is not a number", []string{"check", "-p99", "lots", base}, `"lots" is not a number`},
 		{"check on a non-run", []string{"check", "-baseline", base, t.TempDir()}, "summary.json: no such file"},
+		{"check with a bare 5 meant as 5%", []string{"check", "-cpu", "5", base}, `invalid value "5" for flag -cpu: 5 without a % sign is a fraction, 500%: write 5% for 5 percent (or 0.05 as a fraction)`},
+		{"check with a bare 1", []string{"check", "-p99", "1", base}, "1 without a % sign is a fraction, 100%"},
+		{"init with an unknown target", []string{"init", "-target", "docker"}, `sweep init: -target "docker": want "builtin" or "command"`},
+		{"init with two files", []string{"init", "a.toml", "b.toml"}, "usage: sweep init"},
+		{"help on an unknown command", []string{"help", "bogus"}, `sweep help: unknown command "bogus"`},
+		{"version with an argument", []string{"version", "x"}, `sweep version: unexpected argument "x"`},
+		{"a bad flag of report", []string{"report", "-x"}, "flag provided but not defined: -x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -226,7 +233,8 @@ func TestCheck(t *testing.T) {
 		want string // on stdout (the table) or stderr
 	}{
 		{"A/A pair", "aa", 0, "ok "},
-		{"planted regression", "regressed", 1, "REGRESSED: 1 of 36 comparisons worse beyond what an unchanged build moves between runs"},
+		{"planted regression", "regressed", 1, "REGRESSED: 1 of 9 comparisons worse beyond what an unchanged build moves between runs"},
+		{"across runs only CPU is judged", "aa", 0, "note: not judged: rps, success_rps, p99_ms (no threshold given"},
 		{"unpaired note", "aa", 0, "note: unpaired: "},
 		{"new errors", "new-errors", 1, "new errors"},
 		{"mismatched runs", "mismatch", 2, "runs are not comparable"},
@@ -242,6 +250,42 @@ func TestCheck(t *testing.T) {
 			}
 			if tt.code == 0 && strings.Contains(r.stdout, "REGRESSED") {
 				t.Errorf("a passing check reports a regression:\n%s", r.stdout)
+			}
+		})
+	}
+}
+
+// TestCheckBaselines: -baseline given several times; the new run regresses
+// only when it regresses against every accepted run.
+func TestCheckBaselines(t *testing.T) {
+	const fix = "../../sweep/gate/testdata/"
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"passes against one", []string{"-baseline", fix + "base", "-baseline", fix + "regressed", fix + "regressed"}, 0,
+			"no regression beyond the drift between runs against " + fix + "regressed (of 2 baseline runs)"},
+		{"regressed against both", []string{"-baseline", fix + "base", "-baseline", fix + "aa", fix + "regressed"}, 1,
+			"REGRESSED against every one of 2 baseline runs"},
+		{"outcomes noted", []string{"-baseline", fix + "base", "-baseline", fix + "regressed", fix + "regressed"}, 0,
+			"note: against 2 baseline runs: the new run regresses only when it regresses against every one of them (" + fix + "base regressed (1 row), " + fix + "regressed passed)"},
+		{"a mismatched baseline named", []string{"-baseline", fix + "base", "-baseline", fix + "mismatch", fix + "aa"}, 2,
+			"sweep check: baseline " + fix + "mismatch: runs are not comparable"},
+		{"an explicit -rps is judged across runs", []string{"-rps", "7%", "-baseline", fix + "base", fix + "aa"}, 0,
+			"note: not judged: success_rps, p99_ms (no threshold given"},
+		{"markdown title", []string{"-markdown", "-baseline", fix + "base", "-baseline", fix + "regressed", fix + "regressed"}, 0,
+			"### sweep check (across runs, unpaired: against 2 baseline runs)"},
+		{"empty baseline", []string{"-baseline", "", fix + "aa"}, 2, `invalid value "" for flag -baseline: empty run directory`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := sweepCmd(t, append([]string{"check"}, tt.args...)...)
+			if r.code != tt.code {
+				t.Errorf("exit code %d, want %d; stderr:\n%s", r.code, tt.code, r.stderr)
+			}
+			if !strings.Contains(r.stdout+r.stderr, tt.want) {
+				t.Errorf("output does not contain %q:\n%s%s", tt.want, r.stdout, r.stderr)
 			}
 		})
 	}

@@ -1,16 +1,19 @@
 // Command sweep tunes Wasmtime pooling-allocator settings under real
 // concurrency. See README.md.
 //
-//	sweep -config FILE [-out DIR] [-resume DIR] [-dry-run] [-q]
+//	sweep -config FILE [-out DIR] [-resume DIR] [-dry-run] [-q] [-v]
+//	sweep init [-target builtin|command] [FILE]
 //	sweep serve [flags]
 //	sweep report DIR
-//	sweep check -baseline OLD NEW
+//	sweep check [flags] RUN_DIR
+//	sweep check [flags] -baseline OLD [-baseline OLD2 ...] NEW
+//	sweep version
+//	sweep help [COMMAND]
 //
 // Exit codes: 0 ok, 1 failure or regression, 2 bad usage or bad config.
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 
@@ -31,21 +34,15 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 			return runReport(args[1:], stdout, stderr)
 		case "check":
 			return runCheck(args[1:], stdout, stderr)
+		case "init":
+			return runInit(args[1:], stdout, stderr)
+		case "version", "-version", "--version":
+			return runVersion(args[1:], stdout, stderr)
+		case "help":
+			return runHelp(args[1:], stdout, stderr)
 		case awake.Subcommand: // internal: started by the driver (run.keep_awake)
 			return awake.Main(args[1:], stderr)
-		case "help", "-h", "-help", "--help":
-			usage(stdout)
-			return 0
 		}
 	}
 	return runSweep(args, stdout, stderr)
-}
-
-func usage(w io.Writer) {
-	fmt.Fprint(w, `usage:
-  sweep -config FILE [-out DIR] [-resume DIR] [-dry-run] [-q]   run a sweep
-  sweep serve [flags]                                           the built-in Wasmtime host
-  sweep report DIR                                              re-render a run's reports
-  sweep check -baseline OLD NEW                                 regression gate (exit 1 on regression)
-`)
 }

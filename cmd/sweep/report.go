@@ -14,12 +14,11 @@ import (
 // runReport is `sweep report DIR`: re-render a run's reports from its data.
 func runReport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sweep report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, "report", args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: sweep report DIR")
+		fmt.Fprintln(stderr, usageOf("report"))
 		return 2
 	}
 	dir := fs.Arg(0)

@@ -29,22 +29,17 @@ import (
 // runSweep is `sweep -config FILE`: run, summarise, render.
 func runSweep(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "grid config (TOML)")
 	out := fs.String("out", "", "run directory (default reports/<name>-<UTC timestamp>)")
 	resume := fs.String("resume", "", "continue the interrupted run in `DIR` (uses DIR/config.toml)")
 	dry := fs.Bool("dry-run", false, "print the plan and the estimated wall time, run nothing")
 	quiet := fs.Bool("q", false, "quiet: no progress, only errors and the final line")
 	verbose := fs.Bool("v", false, "verbose: log server starts and restarts")
-	fs.Usage = func() { usage(stderr); fs.PrintDefaults() }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, "", args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "sweep: unexpected argument %q (subcommands: serve, report, check)\n", fs.Arg(0))
+		fmt.Fprintf(stderr, "sweep: unexpected argument %q (commands: init, serve, report, check, version, help)\n", fs.Arg(0))
 		return 2
 	}
 	switch {
@@ -55,7 +50,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		*cfgPath = filepath.Join(*resume, rundir.ConfigFile)
 		*out = *resume
 	case *cfgPath == "":
-		fmt.Fprintln(stderr, "sweep: -config FILE is required (try configs/grid.toml)")
+		fmt.Fprintln(stderr, "sweep: -config FILE is required (`sweep init` writes a starting config; `sweep help` lists the commands)")
 		return 2
 	}
 	cfg, err := loadConfig(*cfgPath, *resume)

@@ -46,8 +46,9 @@ type serveOptions struct {
 	settings   setting.Settings
 }
 
-// parseServeFlags parses args; errors are one line naming the flag.
-func parseServeFlags(args []string, stderr io.Writer) (serveOptions, error) {
+// parseServeFlags parses args; errors are one line naming the flag. -h
+// writes the usage and every flag to help (standard output).
+func parseServeFlags(args []string, help io.Writer) (serveOptions, error) {
 	fs := flag.NewFlagSet("sweep serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	listen := fs.String("listen", "127.0.0.1:0", "address to serve on; loopback only unless -allow-remote")
@@ -65,8 +66,8 @@ func parseServeFlags(args []string, stderr io.Writer) (serveOptions, error) {
 	var o serveOptions
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "usage: sweep serve [flags]\n\nflags:")
-			fs.SetOutput(stderr)
+			fmt.Fprintln(help, usageOf("serve")+"\n\nflags:")
+			fs.SetOutput(help)
 			fs.PrintDefaults()
 		}
 		return o, err
@@ -170,7 +171,7 @@ func checkListen(addr string, allowRemote bool) error {
 
 // serveUntil runs the host until ctx is done and returns the exit code.
 func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	o, err := parseServeFlags(args, stderr)
+	o, err := parseServeFlags(args, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}

@@ -3,12 +3,12 @@ package driver
 import (
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
+	"github.com/sweep-dev/sweep/sweep/version"
 	"golang.org/x/sys/unix"
 )
 
@@ -18,8 +18,8 @@ func Environment(c *config.Config) sweep.Environment {
 	e := sweep.Environment{
 		Cores:           runtime.NumCPU(),
 		GoVersion:       runtime.Version(),
-		WasmtimeVersion: wasmtimeVersion(),
-		SweepVersion:    sweepVersion(),
+		WasmtimeVersion: version.Wasmtime(),
+		SweepVersion:    version.Sweep(),
 		Target:          c.Target.Kind,
 		ServerCPUs:      c.Run.ServerCPUs.String(),
 		LoadCPUs:        c.Run.LoadCPUs.String(),
@@ -45,49 +45,4 @@ func Environment(c *config.Config) sweep.Environment {
 		e.LoadPinned = s.String()
 	}
 	return e
-}
-
-// wasmtimeVersion is the wasmtime-go module version this binary was built
-// with (its major.minor.patch follow Wasmtime's).
-func wasmtimeVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	for _, m := range bi.Deps {
-		if strings.HasPrefix(m.Path, "github.com/bytecodealliance/wasmtime-go") {
-			return strings.TrimPrefix(m.Version, "v")
-		}
-	}
-	return ""
-}
-
-// sweepVersion is this binary's module version and, when it was built
-// from a Git checkout, the commit ("(devel) 34a1c78", "+dirty" when the
-// tree had uncommitted changes): what a cross-run check names when two
-// runs were made by different builds of sweep.
-func sweepVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	v := bi.Main.Version
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if len(rev) > 7 {
-		rev = rev[:7]
-	}
-	if rev != "" {
-		v = strings.TrimSpace(v + " " + rev + dirty)
-	}
-	return v
 }

@@ -32,7 +32,7 @@ var (
 // baseRun is a complete three-config run with an A/A control whose band
 // is ±2% for CPU per request.
 func baseRun() sweep.Summary {
-	s := sweep.Summary{
+	s := sweep.Summary{SchemaVersion: sweep.SchemaVersion,
 		Name: "keep-resident", Created: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Complete: true,
 		Plan: sweep.Plan{
 			Axes: []string{"linear_memory_keep_resident"}, Points: fixConfigs, Concurrency: fixConc,

@@ -83,6 +83,21 @@ func AnchorDrift() Thresholds {
 	}
 }
 
+// CrossRun is the thresholds Compare judges by default across runs: CPU
+// per request only. Throughput and p99 latency depend on how much of its
+// CPUs the machine gives the server while it is measured, and across runs
+// other work on the machine changes that; CPU per request does not
+// (BENCHMARKS.md: over two series of 20 runs of bench/crossrun.toml,
+// 2026-12-05, the CPU rows against the reference failed none of 38
+// consecutive unchanged pairs and 11 of 380 pairs up to an hour apart,
+// and every CPU row failed each of 6 pairs against a +10% build, while
+// the time-per-request and p99 rows failed 5 of the 19 consecutive pairs
+// of the busier series). Give the other metrics a threshold to judge them
+// too.
+func CrossRun() Thresholds {
+	return Thresholds{sweep.MetricCPUPerReq: DefaultThresholds()[sweep.MetricCPUPerReq]}
+}
+
 // MaxThreshold bounds a threshold: a regression allowance of 1000% or more
 // is a typo, not a gate.
 const MaxThreshold = 10
@@ -145,6 +160,10 @@ type Result struct {
 	Rows      []Row    `json:"rows"`
 	Regressed bool     `json:"regressed"` // some row regressed
 	Notes     []string `json:"notes"`     // caveats about the runs as a whole (unpaired, environments, an incomplete run)
+	// Against and Outcomes are CompareAny's with several baseline runs:
+	// the baseline the rows compare with, and the check against each.
+	Against  string    `json:"against,omitempty"`
+	Outcomes []Outcome `json:"outcomes,omitempty"`
 }
 
 // ErrMismatch is wrapped by Compare's error when the two runs do not
@@ -209,6 +228,15 @@ func Compare(old, new sweep.Summary, th, drift Thresholds) (Result, error) {
 		res.Notes = append(res.Notes, referenceDrift(old.Reference, new.Reference)...)
 	} else if len(old.Reference) > 0 || len(new.Reference) > 0 {
 		res.Notes = append(res.Notes, "only one of the runs measured the reference server (run.reference): absolute levels are judged against the drift instead")
+	}
+	var unjudged []string
+	for _, m := range DefaultThresholds().metrics() {
+		if _, ok := th[m]; !ok {
+			unjudged = append(unjudged, string(m))
+		}
+	}
+	if len(unjudged) > 0 {
+		res.Notes = append(res.Notes, "not judged: "+strings.Join(unjudged, ", ")+" (no threshold given; across runs they move with the CPU share other work on the machine leaves the server; give e.g. -rps 7% to judge one)")
 	}
 	res.Notes = append(res.Notes, envDiffs(old.Environment, new.Environment)...)
 	for _, s := range []struct {

@@ -36,6 +36,9 @@ func (r Result) WriteTable(w io.Writer) error {
 func (r Result) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	title := "sweep check (across two runs, unpaired)"
+	if len(r.Outcomes) > 1 {
+		title = fmt.Sprintf("sweep check (across runs, unpaired: against %d baseline runs)", len(r.Outcomes))
+	}
 	if r.Paired {
 		title = fmt.Sprintf("sweep check: `%s` vs `%s` (one run, paired)", r.Candidate, r.Baseline)
 	}
@@ -91,7 +94,10 @@ func (r Result) WriteJSON(w io.Writer) error {
 		Verdict   string    `json:"verdict"`
 		Rows      []jsonRow `json:"rows"`
 		Notes     []string  `json:"notes"`
-	}{Paired: r.Paired, Baseline: r.Baseline, Candidate: r.Candidate, Regressed: r.Regressed, Verdict: r.Verdict(), Notes: r.Notes, Rows: []jsonRow{}}
+		Against   string    `json:"against,omitempty"`
+		Outcomes  []Outcome `json:"outcomes,omitempty"`
+	}{Paired: r.Paired, Baseline: r.Baseline, Candidate: r.Candidate, Regressed: r.Regressed, Verdict: r.Verdict(), Notes: r.Notes, Rows: []jsonRow{},
+		Against: r.Against, Outcomes: r.Outcomes}
 	for _, row := range r.Rows {
 		j := jsonRow{Config: row.Config, Concurrency: row.Concurrency, Metric: row.Metric,
 			Old: num(row.Old), New: num(row.New), Change: num(row.Change), Threshold: row.Threshold,
@@ -111,19 +117,19 @@ func (r Result) WriteJSON(w io.Writer) error {
 
 // Verdict is the one-line outcome.
 func (r Result) Verdict() string {
-	n := 0
-	for _, row := range r.Rows {
-		if row.Regressed {
-			n++
-		}
-	}
+	n := regressedRows(r)
 	switch {
+	case r.Regressed && len(r.Outcomes) > 1:
+		return fmt.Sprintf("REGRESSED against every one of %d baseline runs: %d of %d comparisons worse than %s beyond what an unchanged build moves between runs", len(r.Outcomes), n, len(r.Rows), r.Against)
 	case r.Regressed && r.Paired:
 		return fmt.Sprintf("REGRESSED: %d of %d comparisons worse than the baseline beyond their threshold", n, len(r.Rows))
 	case r.Regressed:
 		return fmt.Sprintf("REGRESSED: %d of %d comparisons worse beyond what an unchanged build moves between runs", n, len(r.Rows))
 	case r.Paired:
 		return "no regression beyond the thresholds"
+	}
+	if len(r.Outcomes) > 1 {
+		return fmt.Sprintf("no regression beyond the drift between runs against %s (of %d baseline runs)", r.Against, len(r.Outcomes))
 	}
 	return "no regression beyond the drift between runs"
 }

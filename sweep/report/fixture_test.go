@@ -279,6 +279,7 @@ func (f fixture) files() (summary, results []byte, err error) {
 	ws := f.windows()
 	ws = ws[:len(ws)-f.drop]
 	s := f.summarize(ws)
+	s.SchemaVersion = sweep.SchemaVersion
 	summary, err = json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return nil, nil, err

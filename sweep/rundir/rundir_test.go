@@ -2,6 +2,7 @@ package rundir
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -74,7 +75,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 	if _, err := ReadSummary(dir); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("ReadSummary of an empty dir: err = %v, want not exist", err)
 	}
-	want := sweep.Summary{Name: "x", Baseline: "(default)", Complete: true}
+	want := sweep.Summary{SchemaVersion: sweep.SchemaVersion, Name: "x", Baseline: "(default)", Complete: true}
 	if err := WriteSummary(dir, want); err != nil {
 		t.Fatal(err)
 	}
@@ -91,6 +92,34 @@ func TestSummaryRoundTrip(t *testing.T) {
 	}
 	if _, err := ReadSummaryFile(p); err == nil || !strings.Contains(err.Error(), SummaryFile+":3") {
 		t.Errorf("corrupt summary: err = %v, want it to name %s:3", err, SummaryFile)
+	}
+}
+
+// TestSummarySchema: a summary.json without a schema_version or with a
+// newer one than this build knows is a *SchemaError naming the file; an
+// older one is read.
+func TestSummarySchema(t *testing.T) {
+	for _, tt := range []struct {
+		schema int
+		want   string // "" = read
+	}{
+		{0, "no schema_version: not a summary.json written by sweep"},
+		{1, ""},
+		{sweep.SchemaVersion, ""},
+		{sweep.SchemaVersion + 1, fmt.Sprintf("schema_version %d is newer than this sweep reads (up to %d): use a newer sweep", sweep.SchemaVersion+1, sweep.SchemaVersion)},
+	} {
+		p := filepath.Join(t.TempDir(), SummaryFile)
+		if err := os.WriteFile(p, fmt.Appendf(nil, `{"schema_version": %d, "name": "x"}`, tt.schema), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadSummaryFile(p)
+		var se *SchemaError
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("schema %d: %v", tt.schema, err)
+		case tt.want != "" && (!errors.As(err, &se) || err.Error() != p+": "+tt.want):
+			t.Errorf("schema %d: err = %v, want %q", tt.schema, err, p+": "+tt.want)
+		}
 	}
 }
 

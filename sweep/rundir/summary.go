@@ -16,8 +16,25 @@ func ReadSummary(dir string) (sweep.Summary, error) {
 	return ReadSummaryFile(filepath.Join(dir, SummaryFile))
 }
 
+// SchemaError is ReadSummaryFile's error for a summary.json this build
+// cannot read: one without a schema_version (not sweep's), or one written
+// by a newer sweep whose schema it does not know.
+type SchemaError struct {
+	Path string
+	Got  int // the file's schema_version (0: none)
+}
+
+func (e *SchemaError) Error() string {
+	if e.Got == 0 {
+		return fmt.Sprintf("%s: no schema_version: not a summary.json written by sweep", e.Path)
+	}
+	return fmt.Sprintf("%s: schema_version %d is newer than this sweep reads (up to %d): use a newer sweep", e.Path, e.Got, sweep.SchemaVersion)
+}
+
 // ReadSummaryFile reads the summary at path. An error decoding it names
-// the file and, for syntax and type errors, the line.
+// the file and, for syntax and type errors, the line; a schema this build
+// cannot read is a *SchemaError. Older schemas are read: their missing
+// fields are zero.
 func ReadSummaryFile(path string) (sweep.Summary, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -26,6 +43,9 @@ func ReadSummaryFile(path string) (sweep.Summary, error) {
 	var s sweep.Summary
 	if err := json.Unmarshal(b, &s); err != nil {
 		return sweep.Summary{}, fmt.Errorf("%s: %w", jsonPos(path, b, err), err)
+	}
+	if s.SchemaVersion <= 0 || s.SchemaVersion > sweep.SchemaVersion {
+		return sweep.Summary{}, &SchemaError{Path: path, Got: s.SchemaVersion}
 	}
 	return s, nil
 }

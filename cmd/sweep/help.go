@@ -1,0 +1,106 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// commands are the subcommands, each with its usage lines, in the order
+// `sweep help` lists them.
+var commands = []struct {
+	name, usage string
+}{
+	{"", "sweep -config FILE [-out DIR] [-resume DIR] [-dry-run] [-q] [-v]   run a sweep"},
+	{"init", "sweep init [-target builtin|command] [FILE]                      write a commented starting config (default sweep.toml; - for stdout)"},
+	{"serve", "sweep serve [flags]                                              the built-in Wasmtime host alone"},
+	{"report", "sweep report DIR                                                 re-render a run's reports from its data"},
+	{"check", "sweep check [flags] RUN_DIR                                      the release gate: new vs old build in one run (paired)\n  sweep check [flags] -baseline OLD [-baseline OLD2 ...] NEW       the same across runs (unpaired; weaker)"},
+	{"version", "sweep version                                                    sweep's, Go's and Wasmtime's versions"},
+	{"help", "sweep help [COMMAND]                                             this text, or a command's flags"},
+}
+
+// usage writes every command's usage lines and the exit codes.
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage:")
+	for _, c := range commands {
+		fmt.Fprintln(w, "  "+c.usage)
+	}
+	fmt.Fprintln(w, "\nexit codes: 0 ok, 1 failure or regression, 2 bad usage or bad config")
+	fmt.Fprintln(w, "`sweep help COMMAND` or `sweep COMMAND -h` lists a command's flags; see README.md and docs/CONFIG.md")
+}
+
+// usageOf is a command's usage lines ("" is the sweep run itself).
+func usageOf(name string) string {
+	for _, c := range commands {
+		if c.name == name {
+			return "usage: " + c.usage
+		}
+	}
+	return ""
+}
+
+// parseFlags parses args into fs, the flag set of command name. -h or
+// -help prints the command's usage and every flag to stdout and gives
+// exit code 0; a bad flag prints the error and the usage to stderr and
+// gives 2. ok is true when the command should go on.
+func parseFlags(fs *flag.FlagSet, name string, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	show := func(w io.Writer) {
+		if name == "" { // sweep itself: every command, then the run's flags
+			usage(w)
+		} else {
+			fmt.Fprintln(w, usageOf(name))
+		}
+		if hasFlags(fs) {
+			fmt.Fprintln(w, "\nflags:")
+			fs.SetOutput(w)
+			fs.PrintDefaults()
+			fs.SetOutput(stderr)
+		}
+	}
+	fs.SetOutput(stderr) // the flag package's error line
+	fs.Usage = func() {} // shown below, where it belongs
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		show(stdout)
+		return 0, false
+	case err != nil:
+		show(stderr)
+		return 2, false
+	}
+	fs.Usage = func() { show(stderr) }
+	return 0, true
+}
+
+// hasFlags reports whether fs defines any flag.
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// runHelp is `sweep help [COMMAND]`.
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0:
+		usage(stdout)
+		return 0
+	case len(args) > 1:
+		fmt.Fprintln(stderr, "usage: sweep help [COMMAND]")
+		return 2
+	case args[0] == "help":
+		fmt.Fprintln(stdout, usageOf("help"))
+		return 0
+	case args[0] == "run" || args[0] == "sweep":
+		return runSweep([]string{"-h"}, stdout, stderr)
+	}
+	for _, c := range commands {
+		if c.name == args[0] && c.name != "" {
+			return dispatch([]string{c.name, "-h"}, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "sweep help: unknown command %q (commands: init, serve, report, check, version, help)\n", args[0])
+	return 2
+}
