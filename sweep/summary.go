@@ -113,6 +113,11 @@ type Cell struct {
 	// (Window.ServerSteal, Window.LoadSteal).
 	ServerSteal float64 `json:"server_steal"`
 	LoadSteal   float64 `json:"load_steal"`
+	// TLBShootdownsPerReq and CallIPIsPerReq are the medians over the
+	// windows that have them of Window.TLBShootdownsPerReq and
+	// Window.CallIPIsPerReq; absent when no window has them.
+	TLBShootdownsPerReq *float64 `json:"tlb_shootdowns_per_req,omitempty"`
+	CallIPIsPerReq      *float64 `json:"call_ipis_per_req,omitempty"`
 
 	// VsBaseline is the paired comparison against the baseline, keyed by
 	// metric name; absent for the baseline itself.

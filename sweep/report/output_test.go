@@ -392,3 +392,33 @@ func TestMarkdownReference(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownIPIs: summary.md has TLB and call-IPI columns beside CPU/req
+// when the cells carry them ("—" for a cell without), and none otherwise.
+func TestMarkdownIPIs(t *testing.T) {
+	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const head = "| config | RPS | success RPS | CPU µs/req | TLB shootdowns/req | call IPIs/req | p99 ms |"
+	render := func() string {
+		var buf bytes.Buffer
+		if err := Markdown(&buf, s, nil); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	if md := render(); strings.Contains(md, "TLB shootdowns") {
+		t.Errorf("summary.md without interrupt figures has a TLB column")
+	}
+	tlb, cal := 0.25, 1.5
+	s.Cells[0].TLBShootdownsPerReq, s.Cells[0].CallIPIsPerReq = &tlb, &cal
+	md := render()
+	want := fmt.Sprintf("| %s | %s | %s | %s | 0.250 | 1.500 |", cellText(code(s.Cells[0].Config)),
+		rps(s.Cells[0].RPS), rps(s.Cells[0].SuccessRPS), us(s.Cells[0].CPUUsPerReq))
+	for _, w := range []string{head, want, " | — | — | ", "the whole machine's, not the server's alone"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("summary.md lacks %q", w)
+		}
+	}
+}

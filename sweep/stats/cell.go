@@ -65,7 +65,7 @@ func (g *group) rounds() []int {
 
 // summarize fills the cell's medians, sums and counts from its good windows.
 func (g *group) summarize() {
-	var rps, srps, cpu, p50, p95, p99, faults, rss, ssteal, lsteal []float64
+	var rps, srps, cpu, p50, p95, p99, faults, rss, ssteal, lsteal, tlb, cal []float64
 	c := &g.cell
 	for _, round := range g.rounds() {
 		w := g.byRound[round]
@@ -79,6 +79,10 @@ func (g *group) summarize() {
 		rss = append(rss, float64(w.RSSBytes))
 		ssteal = append(ssteal, w.ServerSteal)
 		lsteal = append(lsteal, w.LoadSteal)
+		if w.TLBShootdownsPerReq != nil && w.CallIPIsPerReq != nil {
+			tlb = append(tlb, *w.TLBShootdownsPerReq)
+			cal = append(cal, *w.CallIPIsPerReq)
+		}
 		c.Errors5xx += w.Errors5xx
 		g.errors += windowErrors(w)
 		g.requests += w.Requests
@@ -96,6 +100,10 @@ func (g *group) summarize() {
 	c.MinorFaultsPerReq = median(faults)
 	c.RSSBytes = int64(median(rss))
 	c.ServerSteal, c.LoadSteal = median(ssteal), median(lsteal)
+	if len(tlb) > 0 {
+		t, k := median(tlb), median(cal)
+		c.TLBShootdownsPerReq, c.CallIPIsPerReq = &t, &k
+	}
 	if g.requests > 0 {
 		c.ErrorRate = float64(g.errors) / float64(g.requests)
 	}

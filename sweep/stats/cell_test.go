@@ -109,3 +109,27 @@ func TestCellAllFailed(t *testing.T) {
 		t.Errorf("warnings %v, want %v", got, want)
 	}
 }
+
+// TestCellIPIs: a cell's interrupt figures are the medians of the windows
+// that have them, and absent when none has.
+func TestCellIPIs(t *testing.T) {
+	ipis := func(tlb, cal float64) func(*sweep.Window) {
+		return func(w *sweep.Window) { w.TLBShootdownsPerReq, w.CallIPIsPerReq = &tlb, &cal }
+	}
+	ws := []sweep.Window{
+		win(base, 16, 0, 100, ipis(0.5, 2)), win(base, 16, 1, 100, ipis(0.1, 1)), win(base, 16, 2, 100, ipis(0.3, 4)),
+		win(base, 16, 3, 100), // read before the figures existed: left out
+		win(aa, 16, 0, 100), win(aa, 16, 1, 100),
+	}
+	a := Analyze(ws, Options{Baseline: base, AA: aa})
+	for _, c := range a.Cells {
+		switch {
+		case c.Config == base:
+			if c.TLBShootdownsPerReq == nil || *c.TLBShootdownsPerReq != 0.3 || *c.CallIPIsPerReq != 2 {
+				t.Errorf("baseline: TLB/req %v, CAL/req %v; want medians 0.3 and 2", c.TLBShootdownsPerReq, c.CallIPIsPerReq)
+			}
+		case c.TLBShootdownsPerReq != nil || c.CallIPIsPerReq != nil:
+			t.Errorf("%s: interrupt figures %v, %v from windows without them", c.Config, *c.TLBShootdownsPerReq, *c.CallIPIsPerReq)
+		}
+	}
+}
