@@ -64,6 +64,11 @@ type Window struct {
 	// GeneratorBound.
 	LoadIdle float64 `json:"load_idle"`
 
+	// ServerCPUCount is the number of CPUs the server could run on: its
+	// pinned set's size, all online CPUs when not pinned; 0 in results
+	// written before it was recorded.
+	ServerCPUCount int `json:"server_cpu_count,omitempty"`
+
 	// Inter-processor interrupts the server CPUs took over the window
 	// (/proc/interrupts deltas summed over run.server_cpus, all online
 	// CPUs when the server is not pinned): TLB shootdowns ("TLB:") and

@@ -136,7 +136,7 @@ func (r *runner) begin(ctx context.Context, s schedule.Step) (*measurement, erro
 		Config: st.slot.Config, Point: st.slot.Point, Slot: st.slot.Index,
 		Baseline: st.slot.Baseline, AA: st.slot.AA, Reference: st.slot.Reference,
 		Concurrency: s.Concurrency, Round: s.Round, Position: s.Position,
-		Start: time.Now().UTC(),
+		Start: time.Now().UTC(), ServerCPUCount: r.serverCPUs(),
 	}}
 	givenUp := func() *measurement {
 		m.w = r.fail(m.w, fmt.Sprintf("slot given up after %d failures (crashes or failed starts; max_restarts = %d); last: %s", st.crashes, r.c.Run.MaxRestarts, st.lastFail), "", "")

@@ -19,6 +19,7 @@ func (m *mdWriter) results() {
 	ipis := hasIPIs(m.s.Cells)
 	for _, c := range m.lv {
 		m.f("### c=%d\n\n", c)
+		m.parallel(c)
 		if ipis {
 			m.f("| config | RPS | success RPS | CPU µs/req | TLB shootdowns/req | call IPIs/req | p99 ms | errors | CPU/req vs baseline | RPS vs baseline | verdict |\n")
 			m.f("|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n")
@@ -57,6 +58,35 @@ func (m *mdWriter) results() {
 			m.f("\nAt or past a capacity cliff, RPS counts failed requests: it is not the config's saturation throughput.\n")
 		}
 		m.f("\n")
+	}
+}
+
+// parallel says whether level c was served in parallel (the server could
+// run on more than one CPU) or queued on one CPU, per config when they
+// differ; nothing when the cells do not record their server's CPUs.
+func (m *mdWriter) parallel(c int) {
+	var par, one []string
+	for _, sr := range m.ss {
+		cell, ok := sr.cell(c)
+		if !ok || cell.Parallel == nil {
+			continue
+		}
+		if *cell.Parallel {
+			par = append(par, code(sr.Config))
+		} else {
+			one = append(one, code(sr.Config))
+		}
+	}
+	switch {
+	case len(par) == 0 && len(one) == 0:
+	case c == 1 && len(par) == 0:
+		m.f("One connection: requests one at a time.\n\n")
+	case len(one) == 0:
+		m.f("**Parallel**: the server's threads could run on more than one CPU.\n\n")
+	case len(par) == 0:
+		m.f("**Queued on one CPU**: every server ran on one CPU, so the %d connections waited in turn; nothing ran in parallel.\n\n", c)
+	default:
+		m.f("**Parallel** for %s; **queued on one CPU** for %s.\n\n", strings.Join(par, ", "), strings.Join(one, ", "))
 	}
 }
 

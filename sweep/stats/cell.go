@@ -79,6 +79,7 @@ func (g *group) summarize() {
 		rss = append(rss, float64(w.RSSBytes))
 		ssteal = append(ssteal, w.ServerSteal)
 		lsteal = append(lsteal, w.LoadSteal)
+		c.ServerCPUCount = max(c.ServerCPUCount, w.ServerCPUCount)
 		if w.TLBShootdownsPerReq != nil && w.CallIPIsPerReq != nil {
 			tlb = append(tlb, *w.TLBShootdownsPerReq)
 			cal = append(cal, *w.CallIPIsPerReq)
@@ -91,6 +92,10 @@ func (g *group) summarize() {
 		}
 	}
 	c.Rounds = len(g.byRound)
+	if c.ServerCPUCount > 0 {
+		par := c.ServerCPUCount > 1 && c.Concurrency > 1
+		c.Parallel = &par
+	}
 	c.RPS = median(rps)
 	c.SuccessRPS = median(srps)
 	c.CPUUsQ1, c.CPUUsPerReq, c.CPUUsQ3 = Quartiles(cpu)
