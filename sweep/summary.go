@@ -113,6 +113,18 @@ type Cell struct {
 	// (Window.ServerSteal, Window.LoadSteal).
 	ServerSteal float64 `json:"server_steal"`
 	LoadSteal   float64 `json:"load_steal"`
+	// ServerCPUCount is the most CPUs the cell's server could run on over
+	// its windows (Window.ServerCPUCount; 0 when not recorded). Parallel
+	// is true when that is more than one and the concurrency is above 1
+	// (the level's requests could be served in parallel), false when they
+	// were queued in front of one CPU, and absent when not recorded.
+	ServerCPUCount int   `json:"server_cpu_count,omitempty"`
+	Parallel       *bool `json:"parallel,omitempty"`
+	// TLBShootdownsPerReq and CallIPIsPerReq are the medians over the
+	// windows that have them of Window.TLBShootdownsPerReq and
+	// Window.CallIPIsPerReq; absent when no window has them.
+	TLBShootdownsPerReq *float64 `json:"tlb_shootdowns_per_req,omitempty"`
+	CallIPIsPerReq      *float64 `json:"call_ipis_per_req,omitempty"`
 
 	// VsBaseline is the paired comparison against the baseline, keyed by
 	// metric name; absent for the baseline itself.
@@ -124,6 +136,10 @@ type Cell struct {
 	Cliff    *CellCliff `json:"cliff,omitempty"`
 	Warnings []Warning  `json:"warnings,omitempty"`
 }
+
+// IsParallel reports whether the cell's level was served in parallel
+// (Parallel recorded and true).
+func (c Cell) IsParallel() bool { return c.Parallel != nil && *c.Parallel }
 
 // Delta is a paired comparison: per round candidate/baseline − 1, as a
 // signed fraction (−0.23 = 23% lower). Median, Q1 and Q3 describe the

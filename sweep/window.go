@@ -64,6 +64,22 @@ type Window struct {
 	// GeneratorBound.
 	LoadIdle float64 `json:"load_idle"`
 
+	// ServerCPUCount is the number of CPUs the server could run on: its
+	// pinned set's size, all online CPUs when not pinned; 0 in results
+	// written before it was recorded.
+	ServerCPUCount int `json:"server_cpu_count,omitempty"`
+
+	// Inter-processor interrupts the server CPUs took over the window
+	// (/proc/interrupts deltas summed over run.server_cpus, all online
+	// CPUs when the server is not pinned): TLB shootdowns ("TLB:") and
+	// function call interrupts ("CAL:"). They are the machine's counts,
+	// not the server process's alone. Absent when the kernel does not
+	// expose both lines or a reading failed.
+	TLBShootdowns       *int64   `json:"tlb_shootdowns,omitempty"`
+	CallIPIs            *int64   `json:"call_ipis,omitempty"`
+	TLBShootdownsPerReq *float64 `json:"tlb_shootdowns_per_req,omitempty"` // TLBShootdowns / Requests
+	CallIPIsPerReq      *float64 `json:"call_ipis_per_req,omitempty"`      // CallIPIs / Requests
+
 	// Failure of the window itself (target crashed, never ready, ...).
 	Failed     bool   `json:"failed,omitempty"`
 	FailReason string `json:"fail_reason,omitempty"`

@@ -27,6 +27,17 @@ func (r *runner) readCPUTimes() (server, load probe.CPUTimes, at time.Time, err 
 	return ts[0], ts[1], at, nil
 }
 
+// readIPIs reads the TLB shootdowns and function call interrupts the
+// server CPUs (all CPUs when not pinned) have taken since boot; ok is
+// false when /proc/interrupts cannot be read or lacks either line.
+func (r *runner) readIPIs() (tlb, cal int64, ok bool) {
+	x, err := probe.ReadIPIs()
+	if err != nil {
+		return 0, 0, false
+	}
+	return x.Sum(r.c.Run.ServerCPUs)
+}
+
 // loadBusy is the share of the time the hypervisor gave the load CPUs
 // that they spent busy: (1 − idle − steal) / (1 − steal).
 func loadBusy(idle, steal float64) float64 {

@@ -147,6 +147,11 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	if sumErr != nil && runErr == nil {
 		runErr = sumErr
 	}
+	for _, w := range s.Warnings {
+		if w.Code == "one_cpu" {
+			o.Log.Warn(w.Message)
+		}
+	}
 	out.Measured = s.Plan.Measured
 	out.Complete = s.Complete
 	out.Failed = r.failed

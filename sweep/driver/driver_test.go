@@ -187,6 +187,11 @@ restarts = "never" # written for one process per slot
 		if w.ServerSteal < 0 || w.ServerSteal > 1.01 || w.LoadSteal < 0 || w.LoadSteal > 1.01 {
 			t.Errorf("window %s c=%d: steal server %v load %v, want shares in [0, 1]", w.Config, w.Concurrency, w.ServerSteal, w.LoadSteal)
 		}
+		// This machine's kernel (x86) has the TLB and CAL lines: every
+		// window carries their deltas, counts that never go down.
+		if w.TLBShootdowns == nil || w.CallIPIs == nil || w.TLBShootdownsPerReq == nil || *w.TLBShootdowns < 0 || *w.CallIPIs < 0 {
+			t.Errorf("window %s c=%d: interrupt figures %v, %v; want counts ≥ 0", w.Config, w.Concurrency, w.TLBShootdowns, w.CallIPIs)
+		}
 	}
 	base := cell(t, s, "total_memories=1000", 8)
 	tiny1 := cell(t, s, "total_memories=2", 1)

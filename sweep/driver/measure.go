@@ -28,7 +28,12 @@ type measurement struct {
 	serverCPUs, loadCPUs probe.CPUTimes
 	cpuWall              time.Duration
 	cpusOK               bool
-	done                 bool // failed: it takes no more slices
+	// tlb and cal are the TLB shootdowns and function call interrupts
+	// the server CPUs took over the window's slices (/proc/interrupts);
+	// ipisOK is false once a reading failed or lacked a line.
+	tlb, cal int64
+	ipisOK   bool
+	done     bool // failed: it takes no more slices
 }
 
 // MeasureRound measures the round's windows. With load.slice = 0 (one
@@ -127,11 +132,11 @@ func (r *runner) begin(ctx context.Context, s schedule.Step) (*measurement, erro
 		r.onStep(s)
 	}
 	st := r.slots[s.Slot.Index]
-	m := &measurement{st: st, lw: load.NewWindow(), cpusOK: true, w: sweep.Window{
+	m := &measurement{st: st, lw: load.NewWindow(), cpusOK: true, ipisOK: true, w: sweep.Window{
 		Config: st.slot.Config, Point: st.slot.Point, Slot: st.slot.Index,
 		Baseline: st.slot.Baseline, AA: st.slot.AA, Reference: st.slot.Reference,
 		Concurrency: s.Concurrency, Round: s.Round, Position: s.Position,
-		Start: time.Now().UTC(),
+		Start: time.Now().UTC(), ServerCPUCount: r.serverCPUs(),
 	}}
 	givenUp := func() *measurement {
 		m.w = r.fail(m.w, fmt.Sprintf("slot given up after %d failures (crashes or failed starts; max_restarts = %d); last: %s", st.crashes, r.c.Run.MaxRestarts, st.lastFail), "", "")
@@ -190,7 +195,9 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 		return nil
 	}
 	srvBefore, loadBefore, t0, cerr := r.readCPUTimes()
+	tlb0, cal0, iok := r.readIPIs()
 	lerr := m.g.RunSlice(ctx, d, m.lw)
+	tlb1, cal1, iok2 := r.readIPIs()
 	srvAfter, loadAfter, t1, cerr2 := r.readCPUTimes()
 	after, perr := probe.Read(pid)
 	selfAfter, _ := probe.Self()
@@ -205,6 +212,12 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 		return fmt.Errorf("load on %s at c=%d: %w", st.slot.Config, m.w.Concurrency, lerr)
 	}
 	m.delta.Add(probe.Diff(before, after))
+	if iok && iok2 {
+		m.tlb += tlb1 - tlb0
+		m.cal += cal1 - cal0
+	} else {
+		m.ipisOK = false
+	}
 	m.self += selfAfter - selfBefore
 	if cerr != nil || cerr2 != nil {
 		if m.cpusOK {
@@ -230,6 +243,9 @@ func (r *runner) finish(m *measurement) sweep.Window {
 		m.w.ServerSteal = probe.Share(m.serverCPUs.Steal, m.cpuWall, r.serverCPUs())
 		m.w.LoadSteal = probe.Share(m.loadCPUs.Steal, m.cpuWall, r.loadCPUs())
 		m.w.LoadIdle = probe.Share(m.loadCPUs.Idle, m.cpuWall, r.loadCPUs())
+	}
+	if m.ipisOK {
+		setIPIs(&m.w, m.tlb, m.cal)
 	}
 	m.w.GeneratorBound = r.generatorBound(m.w, m.cpusOK)
 	return m.w
@@ -279,6 +295,16 @@ func fill(w *sweep.Window, res load.Result, d probe.Delta, self time.Duration, l
 	w.RSSBytes = d.RSSBytes
 	w.MinorFaults = d.MinorFaults
 	w.VolCtxSwitches, w.InvolCtxSwitches = d.VolCtxSwitches, d.InvolCtxSwitches
+}
+
+// setIPIs records the server CPUs' TLB shootdowns and function call
+// interrupts over w, and per request when w completed any.
+func setIPIs(w *sweep.Window, tlb, cal int64) {
+	w.TLBShootdowns, w.CallIPIs = &tlb, &cal
+	if w.Requests > 0 {
+		t, c := float64(tlb)/float64(w.Requests), float64(cal)/float64(w.Requests)
+		w.TLBShootdownsPerReq, w.CallIPIsPerReq = &t, &c
+	}
 }
 
 // ms is d in milliseconds.

@@ -16,10 +16,17 @@ func (m *mdWriter) results() {
 		return
 	}
 	m.f("Medians over rounds. \"vs baseline\" is the median of the per-round paired changes, with the confidence interval the verdict was decided on (%s).\n\n", m.decisionWords())
+	ipis := hasIPIs(m.s.Cells)
 	for _, c := range m.lv {
 		m.f("### c=%d\n\n", c)
-		m.f("| config | RPS | success RPS | CPU µs/req | p99 ms | errors | CPU/req vs baseline | RPS vs baseline | verdict |\n")
-		m.f("|---|---:|---:|---:|---:|---:|---|---|---|\n")
+		m.parallel(c)
+		if ipis {
+			m.f("| config | RPS | success RPS | CPU µs/req | TLB shootdowns/req | call IPIs/req | p99 ms | errors | CPU/req vs baseline | RPS vs baseline | verdict |\n")
+			m.f("|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n")
+		} else {
+			m.f("| config | RPS | success RPS | CPU µs/req | p99 ms | errors | CPU/req vs baseline | RPS vs baseline | verdict |\n")
+			m.f("|---|---:|---:|---:|---:|---:|---|---|---|\n")
+		}
 		cliff := false
 		for _, sr := range m.ss {
 			cell, ok := sr.cell(c)
@@ -31,18 +38,75 @@ func (m *mdWriter) results() {
 			}
 			m.f("| %s |", cellText(code(sr.Config)))
 			if !measured(cell) {
+				if ipis {
+					m.f(" — | — |")
+				}
 				m.f(" — | — | — | — | — | — | — | not measured |\n")
 				continue
 			}
-			m.f(" %s | %s | %s | %s | %s | %s | %s | %s |\n",
-				rps(cell.RPS), rps(cell.SuccessRPS), us(cell.CPUUsPerReq), ms(cell.P99Ms), pct(cell.ErrorRate),
+			m.f(" %s | %s | %s |", rps(cell.RPS), rps(cell.SuccessRPS), us(cell.CPUUsPerReq))
+			if ipis {
+				m.f(" %s | %s |", perReq(cell.TLBShootdownsPerReq), perReq(cell.CallIPIsPerReq))
+			}
+			m.f(" %s | %s | %s | %s | %s |\n", ms(cell.P99Ms), pct(cell.ErrorRate),
 				deltaText(cell, sweep.MetricCPUPerReq), deltaText(cell, sweep.MetricRPS), cellText(verdictText(cell)))
+		}
+		if ipis {
+			m.f("\nTLB shootdowns and call IPIs per request: interrupts the server CPUs took over the window (/proc/interrupts), the whole machine's, not the server's alone.\n")
 		}
 		if cliff {
 			m.f("\nAt or past a capacity cliff, RPS counts failed requests: it is not the config's saturation throughput.\n")
 		}
 		m.f("\n")
 	}
+}
+
+// parallel says whether level c was served in parallel (the server could
+// run on more than one CPU) or queued on one CPU, per config when they
+// differ; nothing when the cells do not record their server's CPUs.
+func (m *mdWriter) parallel(c int) {
+	var par, one []string
+	for _, sr := range m.ss {
+		cell, ok := sr.cell(c)
+		if !ok || cell.Parallel == nil {
+			continue
+		}
+		if *cell.Parallel {
+			par = append(par, code(sr.Config))
+		} else {
+			one = append(one, code(sr.Config))
+		}
+	}
+	switch {
+	case len(par) == 0 && len(one) == 0:
+	case c == 1 && len(par) == 0:
+		m.f("One connection: requests one at a time.\n\n")
+	case len(one) == 0:
+		m.f("**Parallel**: the server's threads could run on more than one CPU.\n\n")
+	case len(par) == 0:
+		m.f("**Queued on one CPU**: every server ran on one CPU, so the %d connections waited in turn; nothing ran in parallel.\n\n", c)
+	default:
+		m.f("**Parallel** for %s; **queued on one CPU** for %s.\n\n", strings.Join(par, ", "), strings.Join(one, ", "))
+	}
+}
+
+// hasIPIs reports whether any cell has interrupt figures (runs recorded
+// before they existed, or on a kernel without them, have none).
+func hasIPIs(cells []sweep.Cell) bool {
+	for _, c := range cells {
+		if c.TLBShootdownsPerReq != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// perReq is a per-request interrupt count, "—" when not measured.
+func perReq(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return strconv.FormatFloat(*v, 'f', 3, 64)
 }
 
 // deltaText is a table cell for a paired change: "-12.3% [-14.1%, -10.2%]".

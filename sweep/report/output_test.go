@@ -392,3 +392,79 @@ func TestMarkdownReference(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownIPIs: summary.md has TLB and call-IPI columns beside CPU/req
+// when the cells carry them ("—" for a cell without), and none otherwise.
+func TestMarkdownIPIs(t *testing.T) {
+	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const head = "| config | RPS | success RPS | CPU µs/req | TLB shootdowns/req | call IPIs/req | p99 ms |"
+	render := func() string {
+		var buf bytes.Buffer
+		if err := Markdown(&buf, s, nil); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	if md := render(); strings.Contains(md, "TLB shootdowns") {
+		t.Errorf("summary.md without interrupt figures has a TLB column")
+	}
+	tlb, cal := 0.25, 1.5
+	s.Cells[0].TLBShootdownsPerReq, s.Cells[0].CallIPIsPerReq = &tlb, &cal
+	md := render()
+	want := fmt.Sprintf("| %s | %s | %s | %s | 0.250 | 1.500 |", cellText(code(s.Cells[0].Config)),
+		rps(s.Cells[0].RPS), rps(s.Cells[0].SuccessRPS), us(s.Cells[0].CPUUsPerReq))
+	for _, w := range []string{head, want, " | — | — | ", "the whole machine's, not the server's alone"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("summary.md lacks %q", w)
+		}
+	}
+}
+
+// TestMarkdownParallel: each level's section says whether it ran in
+// parallel or queued on one CPU, per config when they differ, and nothing
+// when the cells do not record their server's CPUs.
+func TestMarkdownParallel(t *testing.T) {
+	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	render := func() string {
+		var buf bytes.Buffer
+		if err := Markdown(&buf, s, nil); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	if md := render(); strings.Contains(md, "arallel") || strings.Contains(md, "Queued") {
+		t.Errorf("summary.md without server CPU counts speaks of parallelism")
+	}
+	top := s.Plan.Concurrency[len(s.Plan.Concurrency)-1]
+	set := func(n func(sweep.Cell) int) {
+		for i := range s.Cells {
+			s.Cells[i].ServerCPUCount = n(s.Cells[i])
+			par := s.Cells[i].ServerCPUCount > 1 && s.Cells[i].Concurrency > 1
+			s.Cells[i].Parallel = &par
+		}
+	}
+	set(func(sweep.Cell) int { return 1 })
+	if md := render(); !strings.Contains(md, fmt.Sprintf("### c=%d\n\n**Queued on one CPU**: every server ran on one CPU, so the %d connections", top, top)) ||
+		!strings.Contains(md, "### c=1\n\nOne connection: requests one at a time.") {
+		t.Errorf("one-CPU run: summary.md lacks the queued line at c=%d or the c=1 line", top)
+	}
+	set(func(sweep.Cell) int { return 2 })
+	if md := render(); !strings.Contains(md, fmt.Sprintf("### c=%d\n\n**Parallel**: the server's threads could run on more than one CPU.", top)) {
+		t.Errorf("two-CPU run: summary.md lacks the parallel line at c=%d", top)
+	}
+	set(func(c sweep.Cell) int {
+		if c.Baseline {
+			return 2
+		}
+		return 1
+	})
+	if md := render(); !strings.Contains(md, fmt.Sprintf("**Parallel** for %s; **queued on one CPU** for ", code(s.Baseline))) {
+		t.Errorf("mixed run: summary.md lacks the per-config line")
+	}
+}

@@ -92,7 +92,7 @@ func Analyze(ws []sweep.Window, o Options) Analysis {
 	for i, g := range r.order {
 		a.Cells[i] = g.cell
 	}
-	a.Warnings = r.warnings
+	a.Warnings = append(r.warnings, oneCPU(a.Cells)...)
 	a.Reference = refs
 	return a
 }
@@ -180,6 +180,27 @@ func (r *run) identify(ws []sweep.Window) {
 			o, sweep.ObjectiveCPUPerReq, sweep.ObjectiveSuccessRPS, sweep.ObjectiveCPUPerReq))
 		r.o.Objective = sweep.ObjectiveCPUPerReq
 	}
+}
+
+// oneCPU is the run-level warning "one_cpu" when every cell's server ran
+// on one CPU (as recorded) while the largest level is above 1: the run
+// measured concurrency as a queue in front of one core, not parallel
+// server threads, and so none of the costs that need them (TLB
+// shootdowns, contended locks, memory bandwidth). Cells without the
+// record (older runs) make no warning.
+func oneCPU(cells []sweep.Cell) []sweep.Warning {
+	top := 0
+	for _, c := range cells {
+		if c.ServerCPUCount != 1 {
+			return nil
+		}
+		top = max(top, c.Concurrency)
+	}
+	if top <= 1 {
+		return nil
+	}
+	return []sweep.Warning{{Code: "one_cpu", Message: fmt.Sprintf(
+		"every server ran on one CPU while the largest level is c=%d: concurrency was queued on one CPU, never parallel, so costs that need parallel server threads (TLB shootdowns, lock contention, memory bandwidth) were not measured; give the server more CPUs (run.server_cpus)", top)}}
 }
 
 // warn records a run-level warning.

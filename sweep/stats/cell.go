@@ -65,7 +65,7 @@ func (g *group) rounds() []int {
 
 // summarize fills the cell's medians, sums and counts from its good windows.
 func (g *group) summarize() {
-	var rps, srps, cpu, p50, p95, p99, faults, rss, ssteal, lsteal []float64
+	var rps, srps, cpu, p50, p95, p99, faults, rss, ssteal, lsteal, tlb, cal []float64
 	c := &g.cell
 	for _, round := range g.rounds() {
 		w := g.byRound[round]
@@ -79,6 +79,11 @@ func (g *group) summarize() {
 		rss = append(rss, float64(w.RSSBytes))
 		ssteal = append(ssteal, w.ServerSteal)
 		lsteal = append(lsteal, w.LoadSteal)
+		c.ServerCPUCount = max(c.ServerCPUCount, w.ServerCPUCount)
+		if w.TLBShootdownsPerReq != nil && w.CallIPIsPerReq != nil {
+			tlb = append(tlb, *w.TLBShootdownsPerReq)
+			cal = append(cal, *w.CallIPIsPerReq)
+		}
 		c.Errors5xx += w.Errors5xx
 		g.errors += windowErrors(w)
 		g.requests += w.Requests
@@ -87,6 +92,10 @@ func (g *group) summarize() {
 		}
 	}
 	c.Rounds = len(g.byRound)
+	if c.ServerCPUCount > 0 {
+		par := c.ServerCPUCount > 1 && c.Concurrency > 1
+		c.Parallel = &par
+	}
 	c.RPS = median(rps)
 	c.SuccessRPS = median(srps)
 	c.CPUUsQ1, c.CPUUsPerReq, c.CPUUsQ3 = Quartiles(cpu)
@@ -96,6 +105,10 @@ func (g *group) summarize() {
 	c.MinorFaultsPerReq = median(faults)
 	c.RSSBytes = int64(median(rss))
 	c.ServerSteal, c.LoadSteal = median(ssteal), median(lsteal)
+	if len(tlb) > 0 {
+		t, k := median(tlb), median(cal)
+		c.TLBShootdownsPerReq, c.CallIPIsPerReq = &t, &k
+	}
 	if g.requests > 0 {
 		c.ErrorRate = float64(g.errors) / float64(g.requests)
 	}

@@ -3,6 +3,7 @@ package stats
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sweep-dev/sweep/sweep"
@@ -107,5 +108,76 @@ func TestCellAllFailed(t *testing.T) {
 	}
 	if got, want := codes(c.Warnings), []string{"failed_windows", "few_rounds"}; !slices.Equal(got, want) {
 		t.Errorf("warnings %v, want %v", got, want)
+	}
+}
+
+// TestCellIPIs: a cell's interrupt figures are the medians of the windows
+// that have them, and absent when none has.
+func TestCellIPIs(t *testing.T) {
+	ipis := func(tlb, cal float64) func(*sweep.Window) {
+		return func(w *sweep.Window) { w.TLBShootdownsPerReq, w.CallIPIsPerReq = &tlb, &cal }
+	}
+	ws := []sweep.Window{
+		win(base, 16, 0, 100, ipis(0.5, 2)), win(base, 16, 1, 100, ipis(0.1, 1)), win(base, 16, 2, 100, ipis(0.3, 4)),
+		win(base, 16, 3, 100), // read before the figures existed: left out
+		win(aa, 16, 0, 100), win(aa, 16, 1, 100),
+	}
+	a := Analyze(ws, Options{Baseline: base, AA: aa})
+	for _, c := range a.Cells {
+		switch {
+		case c.Config == base:
+			if c.TLBShootdownsPerReq == nil || *c.TLBShootdownsPerReq != 0.3 || *c.CallIPIsPerReq != 2 {
+				t.Errorf("baseline: TLB/req %v, CAL/req %v; want medians 0.3 and 2", c.TLBShootdownsPerReq, c.CallIPIsPerReq)
+			}
+		case c.TLBShootdownsPerReq != nil || c.CallIPIsPerReq != nil:
+			t.Errorf("%s: interrupt figures %v, %v from windows without them", c.Config, *c.TLBShootdownsPerReq, *c.CallIPIsPerReq)
+		}
+	}
+}
+
+// TestParallel: a cell is parallel when its server could run on more than
+// one CPU and its level is above 1; a run whose every server ran on one
+// CPU up to c > 1 gets the run-level warning one_cpu, and a run whose
+// windows do not record the CPUs gets none.
+func TestParallel(t *testing.T) {
+	cpus := func(n int) func(*sweep.Window) { return func(w *sweep.Window) { w.ServerCPUCount = n } }
+	for _, tt := range []struct {
+		name     string
+		n        int   // server CPUs of every window
+		levels   []int // concurrency levels
+		parallel map[int]bool
+		warn     bool
+	}{
+		{"two CPUs", 2, []int{1, 16}, map[int]bool{1: false, 16: true}, false},
+		{"one CPU, c up to 16", 1, []int{1, 16}, map[int]bool{1: false, 16: false}, true},
+		{"one CPU, c = 1 only", 1, []int{1}, map[int]bool{1: false}, false},
+		{"not recorded", 0, []int{1, 16}, map[int]bool{1: false, 16: false}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var ws []sweep.Window
+			for _, c := range tt.levels {
+				for round := range 3 {
+					ws = append(ws, win(base, c, round, 100, cpus(tt.n)), win(aa, c, round, 100, cpus(tt.n)))
+				}
+			}
+			a := Analyze(ws, Options{Baseline: base, AA: aa})
+			for _, c := range a.Cells {
+				if c.IsParallel() != tt.parallel[c.Concurrency] || c.ServerCPUCount != tt.n || (c.Parallel == nil) != (tt.n == 0) {
+					t.Errorf("%s c=%d: parallel %v on %d CPUs; want %v on %d (absent when not recorded)", c.Config, c.Concurrency, c.Parallel, c.ServerCPUCount, tt.parallel[c.Concurrency], tt.n)
+				}
+			}
+			got := false
+			for _, w := range a.Warnings {
+				if w.Code == "one_cpu" {
+					got = true
+					if !strings.Contains(w.Message, "queued on one CPU") {
+						t.Errorf("one_cpu message %q", w.Message)
+					}
+				}
+			}
+			if got != tt.warn {
+				t.Errorf("one_cpu warning %v, want %v", got, tt.warn)
+			}
+		})
 	}
 }
