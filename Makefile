@@ -4,7 +4,7 @@ BIN     := bin/sweep
 PLUGIN  := plugins/hello-wasip1/hello.wasm
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all build plugins test race bench lint tidy-check demo clean
+.PHONY: all build plugins test race bench lint tidy-check cross demo clean
 
 all: build
 
@@ -25,6 +25,12 @@ $(PLUGIN): plugins/hello-wasip1/*.go
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 -p 1 ./...
+
+# The commands that need neither Linux nor cgo (report, check, init,
+# version, help) build for macOS and Windows without a C toolchain.
+cross:
+	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/sweep
+	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/sweep
 
 # The performance suite of BENCHMARKS.md (~21 min): Go microbenchmarks and
 # side-by-side measurements of sweep itself; prints the figures table.

@@ -11,7 +11,9 @@
 #                            window (item 3's noise vs window and piece) and
 #                            verdict (issue 16's error rates, ~75 min) and
 #                            verdict-host (the same on the built-in host, ~60 min) and
-#                            crossrun (the cross-run check with run.reference, ~55 min) too
+#                            crossrun (the cross-run check with run.reference, ~55 min) and
+#                            busy (issue 20's other-work figure: quiet, hog on
+#                            the server CPU, hog on the load CPU, ~4 min) too
 #   bench/run.sh rss [DUR [CONFIG]]  item 4's long run: sweep CONFIG (default
 #                            bench/long.toml) for DUR (default 30m),
 #                            driver RSS sampled every 10 s (not part of all)
@@ -273,6 +275,34 @@ series() {
 	bin/bench-verdict "$@" -slow10 "$slow" "$OUT/$name"-[0-9]* | tee "$OUT/$name.txt"
 }
 
+# part_busy is issue 20's busy-machine figure: bench/busy.toml on the
+# quiet machine, then with a CPU hog (a shell loop, normal priority)
+# pinned to CPU 0 (the server's), then to CPU 1 (the load generator's);
+# for each, summary.md's other-work line and its busy_machine count.
+part_busy() {
+	local mode cpu dir hog
+	quiet busy
+	for mode in quiet hog-server hog-load; do
+		dir="$OUT/busy-$mode"
+		hog=""
+		case $mode in
+		hog-server) cpu=0 ;;
+		hog-load) cpu=1 ;;
+		*) cpu="" ;;
+		esac
+		if [ -n "$cpu" ]; then
+			taskset -c "$cpu" sh -c 'while :; do :; done' &
+			hog=$!
+		fi
+		log "busy: $mode"
+		./bin/sweep -config bench/busy.toml -out "$dir" -q >/dev/null || true
+		[ -z "$hog" ] || { kill "$hog"; wait "$hog" 2>/dev/null || true; }
+		printf '%s\tcells with busy_machine: %s\t%s\n' "$mode" \
+			"$(grep -o '"busy_machine"' "$dir/summary.json" | wc -l)" \
+			"$(grep -o 'Other work on the pinned CPUs.*' "$dir/summary.md" || echo 'no other-work line')" | tee -a "$OUT/busy.txt"
+	done
+}
+
 # part_verdict-host is issue 16's false-verdict rate on the built-in host
 # (not part of all; about 60 min at the default 20 runs):
 # BENCH_VERDICT_RUNS runs of bench/verdict-host.toml (four configs that
@@ -303,8 +333,8 @@ all) set -- micro host load aa interleave cost truth ;;
 esac
 for p in "$@"; do
 	case "$p" in
-	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | verdict-host | crossrun | figures) "part_$p" ;;
-	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict verdict-host crossrun figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
+	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | verdict-host | crossrun | busy | figures) "part_$p" ;;
+	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict verdict-host crossrun busy figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
 	esac
 done
 [ "${!#}" = figures ] || part_figures

@@ -47,15 +47,17 @@ type Environment struct {
 	Kernel          string     `json:"kernel"`
 	GoVersion       string     `json:"go_version"`
 	WasmtimeVersion string     `json:"wasmtime_version"`
-	SweepVersion    string     `json:"sweep_version,omitempty"` // the sweep binary's module version and VCS revision ("+dirty" when built from a modified tree)
-	Target          TargetKind `json:"target"`                  // "builtin" or "command"
-	ServerCPUs      string     `json:"server_cpus"`             // as configured
-	LoadCPUs        string     `json:"load_cpus"`               // as configured
-	CPURule         string     `json:"cpu_rule,omitempty"`      // how defaulted server/load CPUs were chosen ("" = both set by the config)
-	ServerPinned    string     `json:"server_pinned"`           // read back from /proc (Cpus_allowed_list) of a server
-	LoadPinned      string     `json:"load_pinned"`             // read back for the driver itself
-	AwakeCPUs       string     `json:"awake_cpus,omitempty"`    // CPUs kept awake by spinners (run.keep_awake); "" = none
-	ServerSched     Sched      `json:"server_sched,omitempty"`  // servers' scheduling policy when not "other" (run.server_sched)
+	SweepVersion    string     `json:"sweep_version,omitempty"`    // the sweep binary's module version and VCS revision ("+dirty" when built from a modified tree)
+	Target          TargetKind `json:"target"`                     // "builtin" or "command"
+	ServerCPUs      string     `json:"server_cpus"`                // as configured; with the axis grid.server_cpus, the union of the points' sets
+	ServerCPUsAxis  bool       `json:"server_cpus_axis,omitempty"` // each point's servers on CPUs of their own (grid.server_cpus)
+	ShareCPUs       bool       `json:"share_cpus,omitempty"`       // run.share_cpus: servers' CPUs may overlap the load CPUs
+	LoadCPUs        string     `json:"load_cpus"`                  // as configured
+	CPURule         string     `json:"cpu_rule,omitempty"`         // how defaulted server/load CPUs were chosen ("" = both set by the config)
+	ServerPinned    string     `json:"server_pinned"`              // read back from /proc (Cpus_allowed_list) of a server
+	LoadPinned      string     `json:"load_pinned"`                // read back for the driver itself
+	AwakeCPUs       string     `json:"awake_cpus,omitempty"`       // CPUs kept awake by spinners (run.keep_awake); "" = none
+	ServerSched     Sched      `json:"server_sched,omitempty"`     // servers' scheduling policy when not "other" (run.server_sched)
 }
 
 // Plan is what the run was asked to do.
@@ -113,6 +115,11 @@ type Cell struct {
 	// (Window.ServerSteal, Window.LoadSteal).
 	ServerSteal float64 `json:"server_steal"`
 	LoadSteal   float64 `json:"load_steal"`
+	// ServerOther and LoadOther are the medians over the windows that
+	// have them of Window.ServerOther and Window.LoadOther: how much of
+	// the CPUs' time other work took. Absent when no window has them.
+	ServerOther *float64 `json:"server_other,omitempty"`
+	LoadOther   *float64 `json:"load_other,omitempty"`
 	// ServerCPUCount is the most CPUs the cell's server could run on over
 	// its windows (Window.ServerCPUCount; 0 when not recorded). Parallel
 	// is true when that is more than one and the concurrency is above 1
@@ -120,6 +127,9 @@ type Cell struct {
 	// were queued in front of one CPU, and absent when not recorded.
 	ServerCPUCount int   `json:"server_cpu_count,omitempty"`
 	Parallel       *bool `json:"parallel,omitempty"`
+	// SharesCPUs is true when any of the cell's windows had its server
+	// share CPUs with the load generator (Window.SharesCPUs).
+	SharesCPUs bool `json:"shares_cpus,omitempty"`
 	// TLBShootdownsPerReq and CallIPIsPerReq are the medians over the
 	// windows that have them of Window.TLBShootdownsPerReq and
 	// Window.CallIPIsPerReq; absent when no window has them.

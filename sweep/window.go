@@ -63,11 +63,26 @@ type Window struct {
 	// side had no capacity to spare and the window is flagged
 	// GeneratorBound.
 	LoadIdle float64 `json:"load_idle"`
+	// ServerOther and LoadOther are the shares of the server CPUs' and of
+	// the load CPUs' time over the window that went to anything but this
+	// window's server process, the driver and the spinners: other
+	// processes on those CPUs (a build, a package install, another
+	// benchmark), the kernel's own work, and other slots' idle servers.
+	// Busy time is wall − idle − steal from /proc/stat, less the server's
+	// and the driver's CPU clocks. When the server shares CPUs with the
+	// load generator (run.share_cpus) both are the share over the two sets
+	// together. Absent when a side is not pinned or a reading failed.
+	ServerOther *float64 `json:"server_other,omitempty"`
+	LoadOther   *float64 `json:"load_other,omitempty"`
 
 	// ServerCPUCount is the number of CPUs the server could run on: its
 	// pinned set's size, all online CPUs when not pinned; 0 in results
 	// written before it was recorded.
 	ServerCPUCount int `json:"server_cpu_count,omitempty"`
+	// SharesCPUs is true when the server's CPUs overlapped the load
+	// generator's (run.share_cpus): its RPS and latency then carry the
+	// generator's competition for those CPUs.
+	SharesCPUs bool `json:"shares_cpus,omitempty"`
 
 	// Inter-processor interrupts the server CPUs took over the window
 	// (/proc/interrupts deltas summed over run.server_cpus, all online

@@ -11,13 +11,16 @@
 //	sweep help [COMMAND]
 //
 // Exit codes: 0 ok, 1 failure or regression, 2 bad usage or bad config.
+//
+// Running a sweep and serving need Linux and cgo (the Wasmtime host, the
+// /proc probes, CPU pinning); a build without them (CGO_ENABLED=0, macOS,
+// Windows) has report, check, init, version and help, and says so when
+// asked to run or serve.
 package main
 
 import (
 	"io"
 	"os"
-
-	"github.com/sweep-dev/sweep/sweep/awake"
 )
 
 func main() {
@@ -26,6 +29,9 @@ func main() {
 
 // dispatch picks the subcommand and returns the exit code.
 func dispatch(args []string, stdout, stderr io.Writer) int {
+	if code, ok := runInternal(args, stderr); ok {
+		return code
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "serve":
@@ -40,8 +46,6 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 			return runVersion(args[1:], stdout, stderr)
 		case "help":
 			return runHelp(args[1:], stdout, stderr)
-		case awake.Subcommand: // internal: started by the driver (run.keep_awake)
-			return awake.Main(args[1:], stderr)
 		}
 	}
 	return runSweep(args, stdout, stderr)

@@ -1,3 +1,5 @@
+//go:build linux && cgo
+
 package main
 
 import (
@@ -57,6 +59,11 @@ func printPlan(w io.Writer, c *config.Config) {
 		case s.Reference:
 			role = "  (reference server: the built-in host with a fixed workload, the anchor of cross-run checks; run.reference)"
 		}
+		if set := driver.SlotCPUs(c, s); c.SharesCPUs(set) {
+			role += fmt.Sprintf("  [CPUs %s: shares CPUs with the load generator, run.share_cpus]", set)
+		} else if c.Run.PointCPUs != nil {
+			role += fmt.Sprintf("  [CPUs %s]", set)
+		}
 		fmt.Fprintf(w, "  %2d  %s%s\n", s.Index, s.Config, role)
 	}
 	levels := make([]string, len(c.Load.Concurrency))
@@ -82,7 +89,11 @@ func printPlan(w io.Writer, c *config.Config) {
 	if c.Run.KeepAwake && len(c.Run.ServerCPUs) > 0 && len(c.Run.LoadCPUs) > 0 {
 		awake = ", both kept awake (run.keep_awake)"
 	}
-	fmt.Fprintf(w, "pinning: server CPUs %q, load CPUs %q%s\n", c.Run.ServerCPUs.String(), c.Run.LoadCPUs.String(), awake)
+	servers := fmt.Sprintf("server CPUs %q", c.Run.ServerCPUs.String())
+	if c.Run.PointCPUs != nil {
+		servers = fmt.Sprintf("server CPUs per config (grid.server_cpus, together %q)", c.Run.ServerCPUs.String())
+	}
+	fmt.Fprintf(w, "pinning: %s, load CPUs %q%s\n", servers, c.Run.LoadCPUs.String(), awake)
 	if c.Run.CPURule != "" {
 		fmt.Fprintf(w, "  chosen by default: %s\n", c.Run.CPURule)
 	}

@@ -1,3 +1,5 @@
+//go:build linux && cgo
+
 package main
 
 import (
@@ -7,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -203,12 +204,7 @@ func checkPlugin(c *config.Config) error {
 	if c.Target.Kind != sweep.TargetBuiltin || c.Target.Plugin == config.BuiltinPlugin {
 		return nil
 	}
-	m := maps.Clone(c.Fixed)
-	if m == nil {
-		m = map[string]string{}
-	}
-	maps.Copy(m, c.Baseline)
-	s, err := setting.FromMap(m)
+	s, err := setting.FromMap(c.Settings(c.Baseline))
 	if err != nil {
 		return fmt.Errorf("%s: baseline settings: %w", c.Path, err)
 	}

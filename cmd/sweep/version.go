@@ -27,6 +27,10 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 		}
 		return s
 	}
-	fmt.Fprintf(stdout, "sweep %s\ngo %s\nwasmtime %s\nsummary.json schema %d\n", or(version.Sweep()), or(version.Go()), or(version.Wasmtime()), sweep.SchemaVersion)
+	wasmtime := or(version.Wasmtime())
+	if !measuring {
+		wasmtime = "none (this build cannot run sweeps: it needs Linux with cgo)"
+	}
+	fmt.Fprintf(stdout, "sweep %s\ngo %s\nwasmtime %s\nsummary.json schema %d\n", or(version.Sweep()), or(version.Go()), wasmtime, sweep.SchemaVersion)
 	return 0
 }

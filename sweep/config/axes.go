@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/grid"
 	"github.com/sweep-dev/sweep/sweep/setting"
 	"github.com/sweep-dev/sweep/sweep/spelling"
@@ -99,9 +100,12 @@ func (p *parser) grid(t *table) {
 	builtin := p.c.Target.Kind == sweep.TargetBuiltin
 	for _, name := range p.keysOf(t) {
 		key := t.key(name)
-		if builtin {
+		cpus := name == ServerCPUsAxis // a placement, for either kind: its values are CPU lists
+		switch {
+		case cpus:
+		case builtin:
 			if _, ok := setting.Lookup(name); !ok {
-				p.failf("unknown key %q: a builtin axis is a Wasmtime pooling option, memory_init_cow or a workload knob%s",
+				p.failf("unknown key %q: a builtin axis is a Wasmtime pooling option, memory_init_cow, a workload knob or server_cpus%s",
 					key, hintName("grid", name, setting.Names()))
 				return
 			}
@@ -109,7 +113,7 @@ func (p *parser) grid(t *table) {
 				p.failf("%s: %q is also set in [workload] or [settings]; a setting is either fixed or an axis", key, name)
 				return
 			}
-		} else if !identifier.MatchString(name) || name == "port" {
+		case !identifier.MatchString(name) || name == "port":
 			p.failf("%s: axis name %q is not allowed; a command axis is a template variable: [A-Za-z_][A-Za-z0-9_]*, not \"port\"", key, name)
 			return
 		}
@@ -130,7 +134,7 @@ func (p *parser) grid(t *table) {
 			if !ok {
 				return
 			}
-			if builtin && !p.validate(ekey, name, v, e) {
+			if cpus && !p.cpuValue(ekey, v, e) || !cpus && builtin && !p.validate(ekey, name, v, e) {
 				return
 			}
 			norm := p.normalize(name, v)
@@ -156,6 +160,12 @@ func (p *parser) grid(t *table) {
 // command target, values that parse as sizes are compared as sizes and
 // everything else verbatim.
 func (p *parser) normalize(axis, v string) string {
+	if axis == ServerCPUsAxis {
+		if set, err := cpuset.Parse(v); err == nil {
+			return "cpus " + set.String()
+		}
+		return v
+	}
 	if p.c.Target.Kind == sweep.TargetBuiltin {
 		if o, ok := setting.Lookup(axis); ok {
 			s := strings.TrimSpace(v)

@@ -226,8 +226,20 @@ type Run struct {
 	// CPUs (half of the cores for the server, the rest for the load; "0"
 	// and "1" on a 2-CPU machine; unpinned with 1); with one set, the
 	// other defaults to the remaining usable CPUs (unpinned if none
-	// remain).
+	// remain). With the axis grid.server_cpus (ServerCPUsAxis) each
+	// point's servers run on their own set (PointCPUs), ServerCPUs is the
+	// union of those sets and may not be configured, and LoadCPUs defaults
+	// to the usable CPUs no point takes.
 	ServerCPUs, LoadCPUs cpuset.Set
+	// PointCPUs maps each value of grid.server_cpus, as written, to its
+	// CPUs; nil without that axis. Config.ServerCPUsOf reads it.
+	PointCPUs map[string]cpuset.Set
+	// ShareCPUs (share_cpus) lets servers' CPUs overlap the load CPUs, for
+	// machines too small to keep them apart (e.g. a two-CPU server beside
+	// the generator on a 2-CPU machine); every window and cell whose server
+	// shared a CPU with the generator is flagged (shares_cpus). Default
+	// false: an overlap is a config error.
+	ShareCPUs bool
 	// CPURule says how a defaulted ServerCPUs / LoadCPUs was chosen (""
 	// when the config set both), for -dry-run and summary.md.
 	CPURule string

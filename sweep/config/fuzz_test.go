@@ -45,8 +45,10 @@ func FuzzParse(f *testing.F) {
 		if c.Load.Rounds < 1 || c.Load.Duration <= 0 || c.Load.Warmup <= 0 || c.Load.Timeout <= 0 {
 			t.Fatalf("load %+v", c.Load)
 		}
-		if c.Run.ServerCPUs.Overlaps(c.Run.LoadCPUs) {
-			t.Fatalf("cpus overlap: %v %v", c.Run.ServerCPUs, c.Run.LoadCPUs)
+		for _, p := range c.Points {
+			if set := c.ServerCPUsOf(p); !c.Run.ShareCPUs && set.Overlaps(c.Run.LoadCPUs) {
+				t.Fatalf("cpus overlap without share_cpus: %v %v", set, c.Run.LoadCPUs)
+			}
 		}
 	})
 }

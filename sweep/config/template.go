@@ -109,8 +109,8 @@ func (c *Config) ReadyURL(p sweep.Point, port int) (string, error) {
 }
 
 // templates checks a command target's templates: every placeholder names
-// an axis or port, every axis is used somewhere (else the server could
-// not tell the points apart), url and ready use {{port}} and so does the
+// an axis or port, every axis but server_cpus is used somewhere (else
+// the server could not tell the points apart), url and ready use {{port}} and so does the
 // command line or the environment, and every rendered URL is allowed.
 func (p *parser) templates() {
 	tg := &p.c.Target
@@ -158,7 +158,7 @@ func (p *parser) templates() {
 		}
 	}
 	for _, a := range p.c.Axes {
-		if !used[a.Name] {
+		if !used[a.Name] && a.Name != ServerCPUsAxis { // a placement: the points differ without it
 			p.failf("grid.%s: no template in target.command or target.env uses {{%s}}, so every point would run the same server", a.Name, a.Name)
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -114,4 +115,14 @@ func (s Set) Subset(t Set) Set {
 		}
 	}
 	return missing
+}
+
+// Union returns the CPUs of any of the sets, sorted, each once.
+func Union(sets ...Set) Set {
+	var out Set
+	for _, s := range sets {
+		out = append(out, s...)
+	}
+	sort.Ints(out)
+	return slices.Compact(out)
 }

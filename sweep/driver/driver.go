@@ -92,6 +92,14 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	}
 	defer wr.Close()
 
+	if len(c.Run.LoadCPUs) > 0 {
+		// The affinity is given back when the run ends, so that a process
+		// that runs sweeps one after another (a test binary) reads the
+		// machine's usable CPUs each time, not the last run's load CPUs.
+		if before, err := cpuset.Allowed(0); err == nil {
+			defer func() { _ = cpuset.PinProcess(0, before) }()
+		}
+	}
 	if err := cpuset.PinProcess(0, c.Run.LoadCPUs); err != nil {
 		return out, fmt.Errorf("pinning the driver to load CPUs: %w", err)
 	}

@@ -24,6 +24,8 @@ func Environment(c *config.Config) sweep.Environment {
 		ServerCPUs:      c.Run.ServerCPUs.String(),
 		LoadCPUs:        c.Run.LoadCPUs.String(),
 		CPURule:         c.Run.CPURule,
+		ServerCPUsAxis:  c.Run.PointCPUs != nil,
+		ShareCPUs:       c.Run.ShareCPUs,
 	}
 	if c.Run.ServerSched != sweep.SchedOther {
 		e.ServerSched = c.Run.ServerSched

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/load"
 	"github.com/sweep-dev/sweep/sweep/probe"
 	"github.com/sweep-dev/sweep/sweep/schedule"
@@ -20,14 +21,14 @@ type measurement struct {
 	lw    *load.Window
 	delta probe.Delta
 	self  time.Duration // the driver's own CPU over the window's slices
-	// serverCPUs and loadCPUs are the /proc/stat times (idle, steal) of
-	// the server and load CPUs over the window's slices (the load CPUs'
-	// idle time includes their spinners' CPU time: run.keep_awake), and
-	// cpuWall the time those readings spanned; cpusOK is false once a
-	// reading failed, and the window's fields from them stay unset.
-	serverCPUs, loadCPUs probe.CPUTimes
-	cpuWall              time.Duration
-	cpusOK               bool
+	// cpus are the /proc/stat times (idle, steal) of the server CPUs, the
+	// load CPUs and both over the window's slices (idle time includes the
+	// spinners' CPU time: run.keep_awake), and cpuWall the time those
+	// readings spanned; cpusOK is false once a reading failed, and the
+	// window's fields from them stay unset.
+	cpus    cpuReading
+	cpuWall time.Duration
+	cpusOK  bool
 	// tlb and cal are the TLB shootdowns and function call interrupts
 	// the server CPUs took over the window's slices (/proc/interrupts);
 	// ipisOK is false once a reading failed or lacked a line.
@@ -136,7 +137,8 @@ func (r *runner) begin(ctx context.Context, s schedule.Step) (*measurement, erro
 		Config: st.slot.Config, Point: st.slot.Point, Slot: st.slot.Index,
 		Baseline: st.slot.Baseline, AA: st.slot.AA, Reference: st.slot.Reference,
 		Concurrency: s.Concurrency, Round: s.Round, Position: s.Position,
-		Start: time.Now().UTC(), ServerCPUCount: r.serverCPUs(),
+		Start: time.Now().UTC(), ServerCPUCount: countCPUs(st.cpus),
+		SharesCPUs: r.c.SharesCPUs(st.cpus),
 	}}
 	givenUp := func() *measurement {
 		m.w = r.fail(m.w, fmt.Sprintf("slot given up after %d failures (crashes or failed starts; max_restarts = %d); last: %s", st.crashes, r.c.Run.MaxRestarts, st.lastFail), "", "")
@@ -194,11 +196,11 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 		m.w, m.done = r.crashed(m.w, st, "server vanished before the window: "+err.Error()), true
 		return nil
 	}
-	srvBefore, loadBefore, t0, cerr := r.readCPUTimes()
-	tlb0, cal0, iok := r.readIPIs()
+	cpus0, cerr := r.readCPUTimes(st.cpus)
+	tlb0, cal0, iok := readIPIs(st.cpus)
 	lerr := m.g.RunSlice(ctx, d, m.lw)
-	tlb1, cal1, iok2 := r.readIPIs()
-	srvAfter, loadAfter, t1, cerr2 := r.readCPUTimes()
+	tlb1, cal1, iok2 := readIPIs(st.cpus)
+	cpus1, cerr2 := r.readCPUTimes(st.cpus)
 	after, perr := probe.Read(pid)
 	selfAfter, _ := probe.Self()
 	if ctx.Err() != nil {
@@ -225,9 +227,11 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 		}
 		m.cpusOK = false
 	} else {
-		m.serverCPUs.Add(srvAfter.Sub(srvBefore))
-		m.loadCPUs.Add(loadAfter.Sub(loadBefore))
-		m.cpuWall += t1.Sub(t0)
+		piece := cpus1.sub(cpus0)
+		m.cpus.server.Add(piece.server)
+		m.cpus.load.Add(piece.load)
+		m.cpus.both.Add(piece.both)
+		m.cpuWall += cpus1.at.Sub(cpus0.at)
 	}
 	return nil
 }
@@ -240,29 +244,52 @@ func (r *runner) finish(m *measurement) sweep.Window {
 	fill(&m.w, m.lw.Result(), m.delta, m.self, r.loadCPUs())
 	m.w.Slices = m.lw.Slices()
 	if m.cpusOK {
-		m.w.ServerSteal = probe.Share(m.serverCPUs.Steal, m.cpuWall, r.serverCPUs())
-		m.w.LoadSteal = probe.Share(m.loadCPUs.Steal, m.cpuWall, r.loadCPUs())
-		m.w.LoadIdle = probe.Share(m.loadCPUs.Idle, m.cpuWall, r.loadCPUs())
+		m.w.ServerSteal = probe.Share(m.cpus.server.Steal, m.cpuWall, countCPUs(m.st.cpus))
+		m.w.LoadSteal = probe.Share(m.cpus.load.Steal, m.cpuWall, r.loadCPUs())
+		m.w.LoadIdle = probe.Share(m.cpus.load.Idle, m.cpuWall, r.loadCPUs())
+		r.setOtherWork(m)
 	}
 	if m.ipisOK {
 		setIPIs(&m.w, m.tlb, m.cal)
 	}
-	m.w.GeneratorBound = r.generatorBound(m.w, m.cpusOK)
+	m.w.GeneratorBound = r.generatorBound(m.w, m.st.cpus, m.cpusOK)
 	return m.w
 }
 
-// generatorBound reports whether w's RPS may be the client side's limit:
+// setOtherWork records the share of the server CPUs' and of the load
+// CPUs' time that went to anything but this window's server, the driver
+// and the spinners (Window.ServerOther, LoadOther): other processes, or
+// the kernel's own work. Only when both sides are pinned (else the sets
+// are every CPU, and the other slots' idle servers are in them). When
+// the server shares CPUs with the load generator the two cannot be told
+// apart, and both figures are the share over the two sets together.
+func (r *runner) setOtherWork(m *measurement) {
+	srv, ld := m.st.cpus, r.c.Run.LoadCPUs
+	if len(srv) == 0 || len(ld) == 0 {
+		return
+	}
+	if r.c.SharesCPUs(srv) {
+		o := otherWork(m.cpus.both, m.cpuWall, len(cpuset.Union(srv, ld)), m.delta.CPU+m.self)
+		m.w.ServerOther, m.w.LoadOther = &o, &o
+		return
+	}
+	s := otherWork(m.cpus.server, m.cpuWall, len(srv), m.delta.CPU)
+	l := otherWork(m.cpus.load, m.cpuWall, len(ld), m.self)
+	m.w.ServerOther, m.w.LoadOther = &s, &l
+}
+
+// generatorBound reports whether w's RPS (of a server on srv) may be the client side's limit:
 // the driver's own CPU utilisation was above GeneratorBoundUtil, or (with
 // /proc/stat figures) load CPUs of their own had little time to spare,
 // whoever took it (the generator, the kernel's loopback work on its
 // behalf, another process) — what the driver's CPU clock cannot see. Load
 // CPUs shared with the servers (or not pinned) are busy whenever the
 // servers are, so they do not count.
-func (r *runner) generatorBound(w sweep.Window, cpusOK bool) bool {
+func (r *runner) generatorBound(w sweep.Window, srv cpuset.Set, cpusOK bool) bool {
 	if w.DriverCPUUtil > GeneratorBoundUtil {
 		return true
 	}
-	ld, srv := r.c.Run.LoadCPUs, r.c.Run.ServerCPUs
+	ld := r.c.Run.LoadCPUs
 	return cpusOK && len(ld) > 0 && len(srv) > 0 && !ld.Overlaps(srv) &&
 		loadBusy(w.LoadIdle, w.LoadSteal) > GeneratorBoundBusy
 }

@@ -17,6 +17,7 @@ import (
 type progress struct {
 	w         io.Writer
 	tty       bool
+	fd        int  // the terminal's, when tty
 	total     int  // steps still to run (warmups and windows)
 	doneSteps int  // steps finished
 	begun     int  // steps begun
@@ -35,7 +36,7 @@ const plainEvery = 10 * time.Second
 func newProgress(w io.Writer, steps []schedule.Step, done map[sweep.WindowKey]bool, warmup, dur time.Duration, sliced bool) *progress {
 	p := &progress{w: w, started: time.Now(), lastPlain: time.Now(), sliced: sliced}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p.tty = true
+		p.tty, p.fd = true, int(f.Fd())
 	}
 	for _, s := range steps {
 		if s.Warmup {
@@ -135,11 +136,11 @@ func (p *progress) draw(final bool) {
 			fill = width * p.doneSteps / p.total
 		}
 		bar := strings.Repeat("█", fill) + strings.Repeat("░", width-fill)
-		line := bar + " " + p.line()
-		if r := []rune(line); len(r) > 160 {
-			line = string(r[:160])
+		cols, _, err := term.GetSize(p.fd) // read at every redraw: the window may be resized
+		if err != nil {
+			cols = 0
 		}
-		fmt.Fprintf(p.w, "\r\033[K%s", line)
+		fmt.Fprintf(p.w, "\r\033[K%s", fit(bar+" "+p.line(), cols))
 		if final {
 			fmt.Fprintln(p.w)
 		}
@@ -149,6 +150,23 @@ func (p *progress) draw(final bool) {
 		p.lastPlain = time.Now()
 		fmt.Fprintln(p.w, "progress: "+p.line())
 	}
+}
+
+// fallbackCols is the width the progress line is cut to when the
+// terminal's cannot be read.
+const fallbackCols = 160
+
+// fit cuts line to one row of a terminal cols characters wide (one less,
+// so that the cursor does not wrap to a new row; fallbackCols when cols
+// is not positive).
+func fit(line string, cols int) string {
+	if cols <= 0 {
+		cols = fallbackCols + 1
+	}
+	if r := []rune(line); len(r) > cols-1 {
+		return string(r[:max(cols-1, 0)])
+	}
+	return line
 }
 
 func (p *progress) clear() {

@@ -28,7 +28,7 @@ type runner struct {
 func newRunner(c *config.Config, o Options, slots []schedule.Slot) *runner {
 	r := &runner{c: c, o: o, gens: map[genKey]*load.Generator{}}
 	for _, s := range slots {
-		r.slots = append(r.slots, &slotState{slot: s})
+		r.slots = append(r.slots, &slotState{slot: s, cpus: SlotCPUs(c, s)})
 	}
 	return r
 }

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/load"
 	"github.com/sweep-dev/sweep/sweep/schedule"
 	"github.com/sweep-dev/sweep/sweep/target"
@@ -18,6 +19,7 @@ import (
 // slotState is one slot's live server and bookkeeping.
 type slotState struct {
 	slot     schedule.Slot
+	cpus     cpuset.Set // the CPUs its servers run on (SlotCPUs)
 	srv      *target.Server
 	url      string
 	crashes  int  // restarts caused by crashes or failed starts

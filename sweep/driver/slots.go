@@ -3,13 +3,13 @@ package driver
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/url"
 	"path/filepath"
 	"strconv"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/schedule"
 	"github.com/sweep-dev/sweep/sweep/target"
 )
@@ -77,7 +77,7 @@ func commandSlot(c *config.Config, s schedule.Slot) bool {
 // slot. For command targets the port is chosen by the caller.
 func serverSpec(c *config.Config, exe string, slot schedule.Slot, port int) (target.Spec, error) {
 	p := slot.Point
-	spec := target.Spec{CPUs: c.Run.ServerCPUs, Batch: c.Run.ServerSched == sweep.SchedBatch, ReadyTimeout: c.Target.ReadyTimeout, TailLines: 20}
+	spec := target.Spec{CPUs: SlotCPUs(c, slot), Batch: c.Run.ServerSched == sweep.SchedBatch, ReadyTimeout: c.Target.ReadyTimeout, TailLines: 20}
 	switch {
 	case slot.Reference:
 		spec.Argv = ReferenceArgv(exe)
@@ -108,12 +108,7 @@ func serverSpec(c *config.Config, exe string, slot schedule.Slot, port int) (tar
 		spec.ReadyURL = ready
 		spec.Dir = filepath.Dir(c.Path)
 	default:
-		settings := maps.Clone(c.Fixed)
-		if settings == nil {
-			settings = map[string]string{}
-		}
-		maps.Copy(settings, p)
-		js, err := json.Marshal(settings)
+		js, err := json.Marshal(c.Settings(p))
 		if err != nil {
 			return spec, fmt.Errorf("encoding settings: %w", err)
 		}
@@ -125,6 +120,15 @@ func serverSpec(c *config.Config, exe string, slot schedule.Slot, port int) (tar
 		spec.ReadyLine = true
 	}
 	return spec, nil
+}
+
+// SlotCPUs returns the CPUs a slot's servers run on: its point's
+// (config.ServerCPUsOf); the reference server runs on the baseline's.
+func SlotCPUs(c *config.Config, s schedule.Slot) cpuset.Set {
+	if s.Reference {
+		return c.ServerCPUsOf(c.Baseline)
+	}
+	return c.ServerCPUsOf(s.Point)
 }
 
 // requestURL is where the load goes for a started server. The reference

@@ -2,7 +2,6 @@ package driver
 
 import (
 	"fmt"
-	"maps"
 	"path/filepath"
 	"time"
 
@@ -88,12 +87,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 	}
 	var full []sweep.Point
 	for _, p := range c.Points {
-		q := sweep.Point(maps.Clone(c.Fixed))
-		if q == nil {
-			q = sweep.Point{}
-		}
-		maps.Copy(q, p)
-		full = append(full, q)
+		full = append(full, sweep.Point(c.Settings(p)))
 	}
 	s.Warnings = append(PreflightWarnings(c, full, maxC), s.Warnings...)
 	if !s.Complete {
@@ -109,13 +103,11 @@ func PreflightWarnings(c *config.Config, full []sweep.Point, maxC int) []sweep.W
 	if c.Target.Kind == sweep.TargetCommand {
 		return nil
 	}
-	ws := stats.PoolWarnings(full, maxC)
-	// Warnings name configs by their grid label, not the full settings.
-	for i := range ws {
-		for j, p := range full {
-			if ws[i].Config == p.Label() {
-				ws[i].Config = c.Points[j].Label()
-			}
+	var ws []sweep.Warning
+	for j, p := range full {
+		for _, w := range stats.PoolWarnings([]sweep.Point{p}, maxC) {
+			w.Config = c.Points[j].Label() // the grid label, not the full settings
+			ws = append(ws, w)
 		}
 	}
 	return ws

@@ -246,6 +246,9 @@ func Compare(old, new sweep.Summary, th, drift Thresholds) (Result, error) {
 		if !s.s.Complete {
 			res.Notes = append(res.Notes, fmt.Sprintf("the %s run is incomplete: %d of %d windows measured", s.name, s.s.Plan.Measured, s.s.Plan.Windows))
 		}
+		if n, of := busyCells(s.s); n > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("the %s run had other work on its pinned CPUs in %d of %d cells (busy_machine): its figures are not a quiet machine's, so a change may be the machine's; re-run it on a quiet machine before acting on the verdict", s.name, n, of))
+		}
 	}
 	sameBase := old.Baseline == new.Baseline
 	for _, k := range oc.order {
@@ -276,6 +279,21 @@ func Compare(old, new sweep.Summary, th, drift Thresholds) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// busyCells counts the cells of s (the reference's included) with the
+// warning busy_machine, and the cells.
+func busyCells(s sweep.Summary) (n, of int) {
+	all := append(slices.Clone(s.Cells), s.Reference...)
+	for _, c := range all {
+		for _, w := range c.Warnings {
+			if w.Code == "busy_machine" {
+				n++
+				break
+			}
+		}
+	}
+	return n, len(all)
 }
 
 // referenceDrift says how far the reference server's level moved between

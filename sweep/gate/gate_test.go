@@ -212,3 +212,28 @@ func TestWriteTable(t *testing.T) {
 		t.Errorf("table differs from %s:\n%s", golden, buf.String())
 	}
 }
+
+// TestCompareBusyMachine: a run whose cells had other work on their CPUs
+// (busy_machine) is named in the notes; a quiet pair gets no such note.
+func TestCompareBusyMachine(t *testing.T) {
+	old, new := load(t, "base"), load(t, "base")
+	has := func(r Result) bool {
+		return slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "busy_machine") })
+	}
+	r, err := Compare(old, new, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if has(r) {
+		t.Errorf("quiet runs: notes %q speak of busy_machine", r.Notes)
+	}
+	new.Cells = slices.Clone(new.Cells)
+	new.Cells[0].Warnings = append(slices.Clone(new.Cells[0].Warnings), sweep.Warning{Code: "busy_machine", Message: "other work took 40.0%"})
+	if r, err = Compare(old, new, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := "the new run had other work on its pinned CPUs in 1 of " + itoa(len(new.Cells)+len(new.Reference)) + " cells (busy_machine)"
+	if !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, want) }) {
+		t.Errorf("notes %q, want %q", r.Notes, want)
+	}
+}

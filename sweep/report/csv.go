@@ -115,6 +115,11 @@ func csvValue(v reflect.Value) string {
 		return t.UTC().Format(time.RFC3339Nano)
 	}
 	switch v.Kind() {
+	case reflect.Pointer: // an optional figure: empty when absent
+		if v.IsNil() {
+			return ""
+		}
+		return csvValue(v.Elem())
 	case reflect.String:
 		return v.String()
 	case reflect.Bool:

@@ -63,11 +63,15 @@ func (m *mdWriter) results() {
 
 // parallel says whether level c was served in parallel (the server could
 // run on more than one CPU) or queued on one CPU, per config when they
-// differ; nothing when the cells do not record their server's CPUs.
+// differ; nothing when the cells do not record their server's CPUs. It
+// names the configs whose servers shared CPUs with the load generator.
 func (m *mdWriter) parallel(c int) {
-	var par, one []string
+	var par, one, shared []string
 	for _, sr := range m.ss {
 		cell, ok := sr.cell(c)
+		if ok && cell.SharesCPUs {
+			shared = append(shared, code(sr.Config))
+		}
 		if !ok || cell.Parallel == nil {
 			continue
 		}
@@ -87,6 +91,9 @@ func (m *mdWriter) parallel(c int) {
 		m.f("**Queued on one CPU**: every server ran on one CPU, so the %d connections waited in turn; nothing ran in parallel.\n\n", c)
 	default:
 		m.f("**Parallel** for %s; **queued on one CPU** for %s.\n\n", strings.Join(par, ", "), strings.Join(one, ", "))
+	}
+	if len(shared) > 0 {
+		m.f("**Sharing CPUs with the load generator** (run.share_cpus): %s. The generator competed with those servers for CPU time, so their RPS and latency carry its load; CPU per request is the server's own.\n\n", strings.Join(shared, ", "))
 	}
 }
 

@@ -146,6 +146,12 @@ func (m *mdWriter) environment() {
 	m.f("- Go %s, Wasmtime %s, target %s\n", orUnknown(e.GoVersion), orUnknown(e.WasmtimeVersion), orUnknown(string(e.Target)))
 	m.f("- Server CPUs %s (read back: %s); load generator CPUs %s (read back: %s)\n",
 		orUnknown(e.ServerCPUs), orUnknown(e.ServerPinned), orUnknown(e.LoadCPUs), orUnknown(e.LoadPinned))
+	if e.ServerCPUsAxis {
+		m.f("- Each config's servers on its own CPUs (grid.server_cpus; the server CPUs above are their union)\n")
+	}
+	if e.ShareCPUs {
+		m.f("- Servers allowed to share CPUs with the load generator (run.share_cpus); each level names the configs that did\n")
+	}
 	if e.CPURule != "" {
 		m.f("- CPUs chosen by default (run.server_cpus / run.load_cpus): %s\n", e.CPURule)
 	}
@@ -164,6 +170,19 @@ func (m *mdWriter) environment() {
 		}
 		m.f("- Hypervisor steal (the cells' medians, at most): %s of the server CPUs' time, %s of the load CPUs'\n",
 			pct(srv), pct(ld))
+		var so, lo *float64
+		for _, c := range m.s.Cells {
+			if c.ServerOther != nil && (so == nil || *c.ServerOther > *so) {
+				so = c.ServerOther
+			}
+			if c.LoadOther != nil && (lo == nil || *c.LoadOther > *lo) {
+				lo = c.LoadOther
+			}
+		}
+		if so != nil && lo != nil {
+			m.f("- Other work on the pinned CPUs (anything but this window's server, the driver and the spinners; the cells' medians, at most): %s of the server CPUs' time, %s of the load CPUs'\n",
+				pct(*so), pct(*lo))
+		}
 	}
 	m.f("\n")
 }

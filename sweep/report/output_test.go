@@ -15,31 +15,30 @@ import (
 
 func TestBenchName(t *testing.T) {
 	tests := []struct {
-		config string
-		c      int
-		want   string
+		w    sweep.Window
+		want string
 	}{
-		{"linear_memory_keep_resident=64KiB", 16, "BenchmarkSweep/config=linear_memory_keep_resident=64KiB/c=16"},
-		{"a=1 b=2", 1, "BenchmarkSweep/config=a=1_b=2/c=1"},
-		{"a=0 [A/A]", 4, "BenchmarkSweep/config=a=0_[A∕A]/c=4"},
-		{"plugin=/opt/x.wasm\tb=1", 8, "BenchmarkSweep/config=plugin=∕opt∕x.wasm_b=1/c=8"},
+		{sweep.Window{Point: sweep.Point{"linear_memory_keep_resident": "64KiB"}, Concurrency: 16}, "BenchmarkSweep/linear_memory_keep_resident=64KiB/c=16"},
+		{sweep.Window{Point: sweep.Point{"b": "2", "a": "1"}, Concurrency: 1}, "BenchmarkSweep/a=1/b=2/c=1"},
+		{sweep.Window{Point: sweep.Point{"a": "0"}, AA: true, Concurrency: 4}, "BenchmarkSweep/a=0/role=aa/c=4"},
+		{sweep.Window{Reference: true, Concurrency: 16}, "BenchmarkSweep/role=reference/c=16"},
+		{sweep.Window{Point: sweep.Point{}, Concurrency: 2}, "BenchmarkSweep/c=2"},
+		{sweep.Window{Point: sweep.Point{"plugin": "/opt/x y.wasm"}, Concurrency: 8}, "BenchmarkSweep/plugin=∕opt∕x_y.wasm/c=8"},
 	}
 	for _, tt := range tests {
-		got := BenchName(sweep.Window{Config: tt.config, Concurrency: tt.c})
-		if got != tt.want {
-			t.Errorf("BenchName(%q) = %q, want %q", tt.config, got, tt.want)
-		}
-		if strings.Count(got, "/") != 2 {
-			t.Errorf("BenchName(%q) = %q: want exactly two sub-benchmark separators", tt.config, got)
+		if got := BenchName(tt.w); got != tt.want {
+			t.Errorf("BenchName(%v) = %q, want %q", tt.w.Point, got, tt.want)
 		}
 	}
 }
 
 func TestBenchValues(t *testing.T) {
+	a1 := sweep.Point{"a": "1"}
 	ws := []sweep.Window{
-		{Config: "a=1", Concurrency: 16, Seconds: 2, Requests: 8000, RPS: 4000, SuccessRPS: 3990, CPUUsPerReq: 370.25, P99Ms: 4.5},
-		{Config: "a=1", Concurrency: 16, Failed: true, FailReason: "server exited"},
-		{Config: "a=1", Concurrency: 32, Seconds: 2, Requests: 0},
+		{Config: "a=1", Point: a1, Concurrency: 16, Seconds: 2, Requests: 8000, RPS: 4000, SuccessRPS: 3990, CPUUsPerReq: 370.25, P99Ms: 4.5},
+		{Config: "a=1", Point: a1, Concurrency: 16, Failed: true, FailReason: "server exited"},
+		{Config: "a=1", Point: a1, Concurrency: 32, Seconds: 2, Requests: 0},
+		{Config: "a=0", Point: sweep.Point{"a": "0"}, Baseline: true, Concurrency: 16, Seconds: 1, Requests: 100, RPS: 100, SuccessRPS: 100, CPUUsPerReq: 300, P99Ms: 1},
 	}
 	var buf bytes.Buffer
 	if err := Bench(&buf, sweep.Summary{Environment: sweep.Environment{CPUModel: "Some  CPU\n@ 2GHz"}}, ws); err != nil {
@@ -49,15 +48,19 @@ func TestBenchValues(t *testing.T) {
 	for _, want := range []string{
 		"pkg: sweep\n",
 		"cpu: Some CPU @ 2GHz\n",
-		"Unit rps better=higher\n",
-		"BenchmarkSweep/config=a=1/c=16 8000 250000 ns/op 370.25 cpu-µs/req 4000 rps 3990 success-rps 4.5 p99-ms\n",
+		"Unit req/s better=higher\n",
+		"Unit success-req/s better=higher\n",
+		"BenchmarkSweep/a=1/c=16 8000 370250 cpu-ns/req 4000 req/s 3990 success-req/s 4500000 p99-ns\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("results.bench lacks %q:\n%s", want, out)
 		}
 	}
-	if n := strings.Count(out, "\nBenchmark"); n != 1 {
-		t.Errorf("%d result lines, want 1 (failed and empty windows have no per-request figures):\n%s", n, out)
+	if n := strings.Count(out, "\nBenchmark"); n != 2 {
+		t.Errorf("%d result lines, want 2 (failed and empty windows have no per-request figures):\n%s", n, out)
+	}
+	if i, j := strings.Index(out, "BenchmarkSweep/a=0/"), strings.Index(out, "BenchmarkSweep/a=1/"); i < 0 || i > j {
+		t.Errorf("the baseline's line is not first:\n%s", out)
 	}
 }
 
@@ -263,9 +266,9 @@ func TestChartsEmptyRun(t *testing.T) {
 }
 
 func ExampleBenchName() {
-	w := sweep.Window{Config: "linear_memory_keep_resident=0 [A/A]", Concurrency: 16}
+	w := sweep.Window{Point: sweep.Point{"linear_memory_keep_resident": "0", "touch": "4KiB"}, AA: true, Concurrency: 16}
 	fmt.Println(BenchName(w))
-	// Output: BenchmarkSweep/config=linear_memory_keep_resident=0_[A∕A]/c=16
+	// Output: BenchmarkSweep/linear_memory_keep_resident=0/touch=4KiB/role=aa/c=16
 }
 
 // TestChartsUnmeasured draws a run whose cells have no windows yet (the
@@ -466,5 +469,44 @@ func TestMarkdownParallel(t *testing.T) {
 	})
 	if md := render(); !strings.Contains(md, fmt.Sprintf("**Parallel** for %s; **queued on one CPU** for ", code(s.Baseline))) {
 		t.Errorf("mixed run: summary.md lacks the per-config line")
+	}
+}
+
+// TestMarkdownSharesCPUs: a level names the configs whose servers shared
+// CPUs with the load generator (run.share_cpus), and the environment says
+// when each config had CPUs of its own (grid.server_cpus).
+func TestMarkdownSharesCPUs(t *testing.T) {
+	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	render := func() string {
+		var buf bytes.Buffer
+		if err := Markdown(&buf, s, nil); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	if md := render(); strings.Contains(md, "Sharing CPUs") || strings.Contains(md, "share_cpus") || strings.Contains(md, "grid.server_cpus") {
+		t.Errorf("a run without sharing or the axis speaks of them")
+	}
+	top := s.Plan.Concurrency[len(s.Plan.Concurrency)-1]
+	for i := range s.Cells {
+		s.Cells[i].SharesCPUs = s.Cells[i].Baseline && s.Cells[i].Concurrency == top
+	}
+	s.Environment.ShareCPUs, s.Environment.ServerCPUsAxis = true, true
+	md := render()
+	level := md[strings.Index(md, fmt.Sprintf("### c=%d\n", top)):]
+	want := fmt.Sprintf("**Sharing CPUs with the load generator** (run.share_cpus): %s. ", code(s.Baseline))
+	if !strings.Contains(level, want) {
+		t.Errorf("c=%d lacks %q", top, want)
+	}
+	if first := md[strings.Index(md, "### c="):]; strings.Count(first, "Sharing CPUs") != 1 {
+		t.Errorf("sharing named %d times, want once (only c=%d shared)", strings.Count(first, "Sharing CPUs"), top)
+	}
+	for _, w := range []string{"(grid.server_cpus; the server CPUs above are their union)", "(run.share_cpus); each level names the configs that did"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("environment lacks %q", w)
+		}
 	}
 }

@@ -14,11 +14,12 @@ const (
 	SummaryMD    = rundir.SummaryMD
 	ResultsCSV   = rundir.ResultsCSV
 	ResultsBench = rundir.ResultsBench
+	CellsCSVFile = rundir.CellsCSV
 )
 
 // Render re-renders every report in dir from dir/summary.json and
-// dir/results.jsonl: the PNG charts, summary.md, results.csv and
-// results.bench. Each file is written with rundir.WriteFile, so an
+// dir/results.jsonl: the PNG charts, summary.md, results.csv, cells.csv
+// and results.bench. Each file is written with rundir.WriteFile, so an
 // interrupted Render leaves the previous version of a file, never half of
 // one.
 func Render(dir string) error {
@@ -34,11 +35,14 @@ func Render(dir string) error {
 	if err != nil {
 		return err
 	}
-	var md, csv, bench bytes.Buffer
+	var md, csv, cells, bench bytes.Buffer
 	if err := Markdown(&md, s, charts); err != nil {
 		return err
 	}
 	if err := CSV(&csv, ws); err != nil {
+		return err
+	}
+	if err := CellsCSV(&cells, s); err != nil {
 		return err
 	}
 	if err := Bench(&bench, s, ws); err != nil {
@@ -47,7 +51,7 @@ func Render(dir string) error {
 	for _, f := range []struct {
 		name string
 		b    []byte
-	}{{rundir.SummaryMD, md.Bytes()}, {rundir.ResultsCSV, csv.Bytes()}, {rundir.ResultsBench, bench.Bytes()}} {
+	}{{rundir.SummaryMD, md.Bytes()}, {rundir.ResultsCSV, csv.Bytes()}, {rundir.CellsCSV, cells.Bytes()}, {rundir.ResultsBench, bench.Bytes()}} {
 		if err := rundir.WriteFile(filepath.Join(dir, f.name), f.b); err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sweep-dev/sweep/sweep"
 	"gonum.org/v1/plot/cmpimg"
 )
 
@@ -37,7 +38,7 @@ func copyRun(t *testing.T, fixture string) string {
 }
 
 // benchLine is the shape of a results.bench result line.
-var benchLine = regexp.MustCompile(`^BenchmarkSweep/config=\S+/c=[0-9]+ [0-9]+ [0-9.]+ ns/op [0-9.]+ cpu-µs/req [0-9.]+ rps [0-9.]+ success-rps [0-9.]+ p99-ms$`)
+var benchLine = regexp.MustCompile(`^BenchmarkSweep(/[^/\s=]+=[^/\s]*)*/c=[0-9]+ [0-9]+ [0-9.]+ cpu-ns/req [0-9.]+ req/s [0-9.]+ success-req/s [0-9.]+ p99-ns$`)
 
 // configLine is a benchfmt file configuration line.
 var configLine = regexp.MustCompile(`^[a-z][^\sA-Z:]*: \S.*$`)
@@ -69,7 +70,7 @@ func TestRender(t *testing.T) {
 			for _, e := range entries {
 				got = append(got, e.Name())
 			}
-			want := append([]string{SummaryJSON, ResultsJSONL, SummaryMD, ResultsCSV, ResultsBench}, tt.charts...)
+			want := append([]string{SummaryJSON, ResultsJSONL, SummaryMD, ResultsCSV, CellsCSVFile, ResultsBench}, tt.charts...)
 			slices.Sort(want)
 			if !slices.Equal(got, want) {
 				t.Fatalf("files in run dir:\n got %v\nwant %v", got, want)
@@ -81,6 +82,7 @@ func TestRender(t *testing.T) {
 			checkGoldenText(t, filepath.Join(dir, SummaryMD), filepath.Join(golden, SummaryMD))
 			checkCSV(t, filepath.Join(dir, ResultsCSV), tt.windows)
 			checkBench(t, filepath.Join(dir, ResultsBench), tt.windows)
+			checkCells(t, dir)
 		})
 	}
 }
@@ -213,5 +215,42 @@ func checkBench(t *testing.T, path string, windows int) {
 	}
 	if results != windows {
 		t.Errorf("%s: %d result lines, want %d", path, results, windows)
+	}
+}
+
+// checkCells: cells.csv has a row per cell of summary.json (and of the
+// reference), every row as wide as the header, and the baseline's row
+// has no paired change.
+func checkCells(t *testing.T, dir string) {
+	t.Helper()
+	s, err := ReadSummary(filepath.Join(dir, SummaryJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, CellsCSVFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("cells.csv: %v", err)
+	}
+	if len(rows) != 1+len(s.Cells)+len(s.Reference) {
+		t.Fatalf("cells.csv: %d rows, want a header and %d cells", len(rows), len(s.Cells)+len(s.Reference))
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	for i, c := range s.Cells {
+		r := rows[1+i]
+		if r[col["config"]] != c.Config || r[col["concurrency"]] != strconv.Itoa(c.Concurrency) {
+			t.Errorf("cells.csv row %d: %s c=%s, want %s c=%d", i+1, r[col["config"]], r[col["concurrency"]], c.Config, c.Concurrency)
+		}
+		d, ok := c.VsBaseline[sweep.MetricCPUPerReq]
+		if got := r[col["cpu_us_per_req.verdict"]]; ok && got != d.Verdict || !ok && got != "" {
+			t.Errorf("cells.csv row %d (%s c=%d): cpu verdict %q, want %q", i+1, c.Config, c.Concurrency, got, d.Verdict)
+		}
 	}
 }

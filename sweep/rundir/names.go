@@ -12,4 +12,5 @@ const (
 	SummaryMD    = "summary.md"
 	ResultsCSV   = "results.csv"
 	ResultsBench = "results.bench"
+	CellsCSV     = "cells.csv"
 )

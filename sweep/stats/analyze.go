@@ -15,6 +15,12 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 )
 
+// DefaultBusyWarn is Options.BusyWarn when unset: the share of the
+// pinned CPUs' time that other work may take (median over a cell's
+// windows) before a cell gets the warning "busy_machine". See
+// BENCHMARKS.md for what a quiet and a busy machine measured.
+const DefaultBusyWarn = 0.10
+
 // Options steer Analyze. Zero values select the defaults.
 type Options struct {
 	Baseline          string          // config label of the baseline; "" = the windows marked Baseline
@@ -25,6 +31,7 @@ type Options struct {
 	MinRounds         int             // fewer pairs than this → warning "few_rounds"; default 5
 	WideSpread        float64         // ratio IQR wider than this → warning "wide_spread"; default 0.10
 	StealWarn         float64         // median steal of the server or load CPUs above this → warning "steal"; default 0.02
+	BusyWarn          float64         // median other work on the server or load CPUs above this → warning "busy_machine"; default DefaultBusyWarn
 	// Confidence is the family-wise confidence of the run's verdicts:
 	// the probability that no comparison of the run is called better or
 	// worse falsely is at least this. Default 0.95.
@@ -113,6 +120,9 @@ func withDefaults(o Options, levels []int) Options {
 	}
 	if o.WideSpread == 0 {
 		o.WideSpread = 0.10
+	}
+	if o.BusyWarn == 0 {
+		o.BusyWarn = DefaultBusyWarn
 	}
 	if o.StealWarn == 0 {
 		o.StealWarn = 0.02

@@ -65,7 +65,7 @@ func (g *group) rounds() []int {
 
 // summarize fills the cell's medians, sums and counts from its good windows.
 func (g *group) summarize() {
-	var rps, srps, cpu, p50, p95, p99, faults, rss, ssteal, lsteal, tlb, cal []float64
+	var rps, srps, cpu, p50, p95, p99, faults, rss, ssteal, lsteal, sother, lother, tlb, cal []float64
 	c := &g.cell
 	for _, round := range g.rounds() {
 		w := g.byRound[round]
@@ -80,6 +80,11 @@ func (g *group) summarize() {
 		ssteal = append(ssteal, w.ServerSteal)
 		lsteal = append(lsteal, w.LoadSteal)
 		c.ServerCPUCount = max(c.ServerCPUCount, w.ServerCPUCount)
+		c.SharesCPUs = c.SharesCPUs || w.SharesCPUs
+		if w.ServerOther != nil && w.LoadOther != nil {
+			sother = append(sother, *w.ServerOther)
+			lother = append(lother, *w.LoadOther)
+		}
 		if w.TLBShootdownsPerReq != nil && w.CallIPIsPerReq != nil {
 			tlb = append(tlb, *w.TLBShootdownsPerReq)
 			cal = append(cal, *w.CallIPIsPerReq)
@@ -105,6 +110,10 @@ func (g *group) summarize() {
 	c.MinorFaultsPerReq = median(faults)
 	c.RSSBytes = int64(median(rss))
 	c.ServerSteal, c.LoadSteal = median(ssteal), median(lsteal)
+	if len(sother) > 0 {
+		s, l := median(sother), median(lother)
+		c.ServerOther, c.LoadOther = &s, &l
+	}
 	if len(tlb) > 0 {
 		t, k := median(tlb), median(cal)
 		c.TLBShootdownsPerReq, c.CallIPIsPerReq = &t, &k

@@ -181,3 +181,63 @@ func TestParallel(t *testing.T) {
 		})
 	}
 }
+
+// TestCellSharesCPUs: a cell shares CPUs with the load generator when
+// any of its windows did.
+func TestCellSharesCPUs(t *testing.T) {
+	shares := func(on bool) func(*sweep.Window) { return func(w *sweep.Window) { w.SharesCPUs = on } }
+	var ws []sweep.Window
+	for round := range 3 {
+		ws = append(ws, win(base, 4, round, 100, shares(false)), win(aa, 4, round, 100, shares(round == 1)))
+	}
+	a := Analyze(ws, Options{Baseline: base, AA: aa})
+	for _, c := range a.Cells {
+		if want := c.Config == aa; c.SharesCPUs != want {
+			t.Errorf("%s: shares_cpus %v, want %v", c.Config, c.SharesCPUs, want)
+		}
+	}
+}
+
+// TestBusyMachineWarning: a cell whose median other work on the server or
+// load CPUs is above BusyWarn gets busy_machine; windows without the
+// figures leave the cell without them and without the warning.
+func TestBusyMachineWarning(t *testing.T) {
+	other := func(s, l float64) func(*sweep.Window) {
+		return func(w *sweep.Window) { w.ServerOther, w.LoadOther = &s, &l }
+	}
+	for _, tt := range []struct {
+		name string
+		opt  func(*sweep.Window)
+		want bool
+	}{
+		{"quiet", other(0.02, 0.04), false},
+		{"busy server CPUs", other(0.35, 0.04), true},
+		{"busy load CPUs", other(0.02, DefaultBusyWarn+0.01), true},
+		{"not recorded", func(*sweep.Window) {}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var ws []sweep.Window
+			for round := range 3 {
+				ws = append(ws, win(base, 4, round, 100, tt.opt), win(aa, 4, round, 100, tt.opt))
+			}
+			a := Analyze(ws, Options{Baseline: base, AA: aa})
+			for _, c := range a.Cells {
+				got := false
+				for _, w := range c.Warnings {
+					if w.Code == "busy_machine" {
+						got = true
+						if !strings.Contains(w.Message, "other work took") || !strings.Contains(w.Message, "more than 10%") {
+							t.Errorf("message %q", w.Message)
+						}
+					}
+				}
+				if got != tt.want {
+					t.Errorf("%s: busy_machine %v, want %v", c.Config, got, tt.want)
+				}
+				if (c.ServerOther == nil) != (tt.name == "not recorded") {
+					t.Errorf("%s: server_other %v", c.Config, c.ServerOther)
+				}
+			}
+		})
+	}
+}

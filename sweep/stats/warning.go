@@ -10,7 +10,7 @@ import (
 
 // cellWarnings attaches each cell's caveats, in a fixed order:
 // failed_windows, no_baseline, few_rounds, errors, generator_bound,
-// steal, wide_spread.
+// steal, busy_machine, wide_spread.
 func (r *run) cellWarnings() {
 	for _, g := range r.order {
 		c := &g.cell
@@ -60,6 +60,10 @@ func (r *run) cellWarnings() {
 		if c.ServerSteal > r.o.StealWarn || c.LoadSteal > r.o.StealWarn {
 			add("steal", fmt.Sprintf("the hypervisor stole %.1f%% of the server CPUs' time and %.1f%% of the load CPUs' (medians over the windows; more than %.1f%%): this machine's own noise, which widens every interval at this level",
 				100*c.ServerSteal, 100*c.LoadSteal, 100*r.o.StealWarn))
+		}
+		if c.ServerOther != nil && c.LoadOther != nil && max(*c.ServerOther, *c.LoadOther) > r.o.BusyWarn {
+			add("busy_machine", fmt.Sprintf("other work took %.1f%% of the server CPUs' time and %.1f%% of the load CPUs' (medians over the windows; more than %.0f%%): something else ran on the pinned CPUs, so RPS and latency here are not a quiet machine's, and a run on a quiet machine may not repeat them",
+				100*(*c.ServerOther), 100*(*c.LoadOther), 100*r.o.BusyWarn))
 		}
 		for _, m := range sweep.Metrics {
 			if d, ok := c.VsBaseline[m]; ok && d.Pairs > 0 && d.Q3-d.Q1 > r.o.WideSpread && !(m == sweep.MetricSuccessRPS && d == c.VsBaseline[sweep.MetricRPS]) {

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestWithoutCgo builds sweep with CGO_ENABLED=0 (what a macOS or Windows
+// user without a C toolchain gets; `make cross` builds those) and runs it:
+// report, check, init, version and help work, and running a sweep or
+// serving says it needs Linux with cgo, exit 1, writing nothing.
+func TestWithoutCgo(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "sweep-nocgo")
+	build := exec.Command("go", "build", "-o", exe, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
+	}
+	const fix = "../../sweep/gate/testdata/"
+	run := func(args ...string) result {
+		cmd := exec.Command(exe, args...)
+		cmd.Dir = dir
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		_ = cmd.Run()
+		return result{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String()}
+	}
+	abs := func(p string) string {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string // in stdout + stderr
+	}{
+		{[]string{"version"}, 0, "wasmtime none (this build cannot run sweeps: it needs Linux with cgo)"},
+		{[]string{"help"}, 0, "sweep check [flags] RUN_DIR"},
+		{[]string{"-h"}, 0, "sweep init"},
+		{[]string{"check", "-baseline", abs(fix + "base"), abs(fix + "aa")}, 0, "ok "},
+		{[]string{"check", "-baseline", abs(fix + "base"), abs(fix + "regressed")}, 1, "REGRESSED"},
+		{[]string{"init", "-"}, 0, "[grid]"},
+		{[]string{"-config", abs("../../configs/grid.toml")}, 1, "sweep: running a sweep needs Linux and a cgo build"},
+		{[]string{"serve"}, 1, "sweep: sweep serve needs Linux and a cgo build"},
+	} {
+		r := run(tt.args...)
+		if r.code != tt.code || !strings.Contains(r.stdout+r.stderr, tt.want) {
+			t.Errorf("sweep %q: exit %d, output\n%s%s\nwant exit %d and %q", tt.args, r.code, r.stdout, r.stderr, tt.code, tt.want)
+		}
+	}
+	runDir := t.TempDir()
+	for _, f := range []string{"summary.json", "results.jsonl"} {
+		b, err := os.ReadFile(filepath.Join("../../sweep/report/testdata/one-config", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(runDir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := run("report", runDir); r.code != 0 {
+		t.Errorf("sweep report: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, f := range []string{"summary.md", "throughput.png"} {
+		if _, err := os.Stat(filepath.Join(runDir, f)); err != nil {
+			t.Errorf("sweep report did not write %s: %v", f, err)
+		}
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 1 {
+		t.Errorf("%d entries in the working directory, want only the binary (nothing written by the refused run)", len(ents))
+	}
+}
