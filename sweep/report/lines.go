@@ -114,7 +114,7 @@ func dodges(n int) []float64 {
 // concurrency, quartiles as error bars.
 func cpuChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 	ch := newChart(
-		fmt.Sprintf("%s: server CPU per request (median over rounds, whiskers q1..q3; lower is better)", s.Name),
+		fmt.Sprintf("%s: server CPU per request (median over rounds; lower is better)\nwhiskers: q1..q3 of the rounds, unpaired, wider than the paired intervals the verdicts use (tradeoff.png)", s.Name),
 		concLabel, "server CPU per request (µs)")
 	dz := dodges(len(ss))
 	for i, sr := range ss {

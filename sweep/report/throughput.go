@@ -25,14 +25,16 @@ func hasErrors(sr series) bool {
 func atCliff(c sweep.Cell) bool { return c.Cliff != nil }
 
 // throughputChart is throughput.png: successful requests/s against
-// concurrency; total RPS dashed for configs that saw errors, and an ×
-// on cells at or past a capacity cliff, whose RPS is not saturation.
+// concurrency; total RPS dashed for configs that saw errors, an × on
+// cells at or past a capacity cliff, whose RPS is not saturation, and a
+// ring on cells with generator-bound windows, whose RPS may be the
+// client's limit rather than a capacity peak.
 func throughputChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 	ch := newChart(
 		fmt.Sprintf("%s: throughput (median requests/s; higher is better)", s.Name),
 		concLabel, "requests per second")
 	anyErr, anyCliff := false, false
-	var cliffPts plotter.XYs
+	var cliffPts, boundPts plotter.XYs
 	for _, sr := range ss {
 		pts := sr.xy(0, func(c sweep.Cell) (float64, bool) { return c.SuccessRPS, true })
 		thumbs, err := addSeries(ch, sr, pts, []vg.Length{}, glyphRadius)
@@ -51,6 +53,9 @@ func throughputChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 				anyCliff = true
 				cliffPts = append(cliffPts, plotter.XY{X: float64(c.Concurrency), Y: c.SuccessRPS})
 			}
+			if measured(c) && c.GeneratorBound > 0 {
+				boundPts = append(boundPts, plotter.XY{X: float64(c.Concurrency), Y: c.SuccessRPS})
+			}
 		}
 		if thumbs == nil {
 			thumbs = legendThumbs(sr)
@@ -68,6 +73,14 @@ func throughputChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 		}
 		ch.p.Add(x)
 		ch.add("×: at/past capacity cliff, RPS there is not saturation", x)
+	}
+	if len(boundPts) > 0 {
+		o, err := points(boundPts, color.Black, draw.RingGlyph{}, vg.Points(7))
+		if err != nil {
+			return nil, err
+		}
+		ch.p.Add(o)
+		ch.add("○: generator-bound windows, RPS may be the load generator's limit", o)
 	}
 	concAxis(ch.p, lv)
 	fromZero(ch.p)

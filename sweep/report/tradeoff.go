@@ -78,7 +78,8 @@ func filled(r plotter.XYs, fill, edge color.Color, edgeWidth vg.Length) (*plotte
 
 // tradeoffChart is tradeoff.png, the headline: per concurrency level, one
 // bar per candidate config with its paired median change in CPU per
-// request vs the baseline (whiskers q1..q3), over the A/A noise band in
+// request vs the baseline (whiskers: the interval the verdict was decided
+// on), over the A/A noise band in
 // grey. Effects that are not detectable are drawn faded, so a setting
 // that is cheaper alone and costlier together shows as a solid bar below
 // zero at the lowest level and a solid bar above zero further right. It
@@ -97,7 +98,7 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 
 	const groupW = 0.8
 	bw := groupW / float64(len(cands))
-	anyBand, anyFaded := false, false
+	anyBand, anyFaded, anyCliff, anyCI, anyQ := false, false, false, false, false
 	lo, hi := 0.0, 0.0
 	for i, c := range lv {
 		b, ok := aaBand(s, c, metric)
@@ -138,10 +139,25 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 				return nil, err
 			}
 			ch.p.Add(bar)
+			if cell.Cliff != nil {
+				// Past a cliff failed requests are cheap: hatch the bar so a
+				// "better" made of failures does not read as solid.
+				ch.p.Add(hatch{X0: x0, X1: x1, Y0: 0, Y1: 100 * d.Median})
+				anyCliff = true
+			}
 			xm := (x0 + x1) / 2
+			// The whiskers are the interval the verdict was decided on;
+			// without one (too few pairs) the quartiles of the changes.
+			wlo, whi := d.Q1, d.Q3
+			if d.CILow != nil && d.CIHigh != nil {
+				wlo, whi = *d.CILow, *d.CIHigh
+				anyCI = true
+			} else {
+				anyQ = true
+			}
 			eb, err := plotter.NewYErrorBars(errBars{
 				plotter.XYs{{X: xm, Y: 100 * d.Median}},
-				plotter.YErrors{{Low: 100 * math.Max(d.Median-d.Q1, 0), High: 100 * math.Max(d.Q3-d.Median, 0)}},
+				plotter.YErrors{{Low: 100 * math.Max(d.Median-wlo, 0), High: 100 * math.Max(whi-d.Median, 0)}},
 			})
 			if err != nil {
 				return nil, err
@@ -150,14 +166,14 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 			eb.Width = vg.Points(1)
 			eb.CapWidth = vg.Points(math.Min(6, 400*bw/float64(len(lv))))
 			ch.p.Add(eb)
-			lo = math.Min(lo, 100*math.Min(d.Q1, d.Median))
-			hi = math.Max(hi, 100*math.Max(d.Q3, d.Median))
+			lo = math.Min(lo, 100*math.Min(wlo, d.Median))
+			hi = math.Max(hi, 100*math.Max(whi, d.Median))
 			// Past a capacity cliff failed requests are cheap, so CPU per
 			// request looks better than it is: say so on the bar.
 			if annotate || cell.Cliff != nil {
-				y, above := 100*math.Max(d.Q3, d.Median), true
+				y, above := 100*math.Max(whi, d.Median), true
 				if d.Median < 0 {
-					y, above = 100*math.Min(d.Q1, d.Median), false
+					y, above = 100*math.Min(wlo, d.Median), false
 				}
 				var text []string
 				if annotate {
@@ -190,7 +206,16 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 		f, _ := filled(rect(0, 1, 0, 1), fade(keyColor, 0.3), keyColor, vg.Points(0.8))
 		ch.add("faded bar: no detectable change", f)
 	}
-	ch.add("whiskers: q1..q3 over rounds", styleKey([]vg.Length{}, 0)...)
+	if anyCliff {
+		h, _ := filled(rect(0, 1, 0, 1), fade(keyColor, 0.3), keyColor, vg.Points(0.8))
+		ch.add("hatched bar: at/past capacity cliff, cheap because requests fail", h, hatch{X0: 0, X1: 1, Y0: 0, Y1: 1})
+	}
+	if anyCI {
+		ch.add("whiskers: the verdict's confidence interval (family-wise)", styleKey([]vg.Length{}, 0)...)
+	}
+	if anyQ {
+		ch.add("whiskers: q1..q3 of the paired changes (too few pairs for an interval)", styleKey([]vg.Length{}, 0)...)
+	}
 
 	ticks := make([]plot.Tick, len(lv))
 	for i, c := range lv {
@@ -250,5 +275,48 @@ func (ls barLabels) Plot(c draw.Canvas, p *plot.Plot) {
 			dy = -dy
 		}
 		c.FillText(st, vg.Point{X: trX(l.X), Y: trY(l.Y) + dy}, l.Text)
+	}
+}
+
+// hatch draws diagonal lines across the rectangle [X0, X1] × [Y0, Y1]
+// (data coordinates, in either order): the mark of a bar at or past a
+// capacity cliff. As a legend thumbnail it hatches the thumbnail's box.
+type hatch struct{ X0, X1, Y0, Y1 float64 }
+
+// Plot implements plot.Plotter.
+func (h hatch) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	drawHatch(&c, trX(h.X0), trX(h.X1), trY(h.Y0), trY(h.Y1))
+}
+
+// Thumbnail implements plot.Thumbnailer.
+func (h hatch) Thumbnail(c *draw.Canvas) {
+	drawHatch(c, c.Min.X, c.Max.X, c.Min.Y, c.Max.Y)
+}
+
+// drawHatch draws lines of slope 1 every 4 points inside the canvas box
+// x0..x1 × y0..y1.
+func drawHatch(c *draw.Canvas, x0, x1, y0, y1 vg.Length) {
+	if x0 > x1 {
+		x0, x1 = x1, x0
+	}
+	if y0 > y1 {
+		y0, y1 = y1, y0
+	}
+	st := draw.LineStyle{Color: color.Black, Width: vg.Points(0.6)}
+	step := vg.Points(4)
+	for k := -(y1 - y0); k < x1-x0; k += step {
+		// the line x − x0 = (y − y0) + k, clipped to the box
+		ya, yb := y0, y1
+		if xa := x0 + k; xa < x0 {
+			ya = y0 + (x0 - xa)
+		}
+		if xb := x0 + k + (y1 - y0); xb > x1 {
+			yb = y1 - (xb - x1)
+		}
+		if yb <= ya {
+			continue
+		}
+		c.StrokeLine2(st, x0+k+(ya-y0), ya, x0+k+(yb-y0), yb)
 	}
 }
