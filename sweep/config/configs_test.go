@@ -87,3 +87,31 @@ func TestDefaultConfig(t *testing.T) {
 		t.Errorf("grid.toml estimate = %v, want 4m30s", got)
 	}
 }
+
+// TestRecipes parses the recipes for hosts this machine may not have
+// (configs/recipes): each names its host's program on PATH, so a
+// placeholder of that name stands in for it (only looked up, never run).
+func TestRecipes(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(configsDir, "recipes", "*.toml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recipes in %s/recipes (%v)", configsDir, err)
+	}
+	bin := t.TempDir()
+	for _, exe := range []string{"wasmtime"} {
+		if err := os.WriteFile(filepath.Join(bin, exe), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			c, err := Load(path)
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if len(c.Points) < 2 {
+				t.Errorf("%d points; a recipe should compare at least two", len(c.Points))
+			}
+		})
+	}
+}
