@@ -44,6 +44,7 @@ type legendEntry struct {
 // as many columns as fit.
 type chart struct {
 	p      *plot.Plot
+	panels []*plot.Plot // small multiples, drawn instead of p (which gives the title)
 	legend []legendEntry
 }
 
@@ -82,7 +83,11 @@ func (c *chart) png() ([]byte, error) {
 	if legH > 0 {
 		legH += vg.Points(8)
 	}
-	c.p.Draw(draw.Crop(dc, 0, 0, legH, 0))
+	if len(c.panels) > 0 {
+		c.drawPanels(draw.Crop(dc, 0, 0, legH, 0))
+	} else {
+		c.p.Draw(draw.Crop(dc, 0, 0, legH, 0))
+	}
 	var buf bytes.Buffer
 	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("encoding PNG: %w", err)

@@ -116,31 +116,18 @@ func cpuChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 	ch := newChart(
 		fmt.Sprintf("%s: server CPU per request (median over rounds; lower is better)\nwhiskers: q1..q3 of the rounds, unpaired, wider than the paired intervals the verdicts use (tradeoff.png)", s.Name),
 		concLabel, "server CPU per request (µs)")
+	if len(candidates(ss)) > maxOverlaid {
+		err := panelSeries(ch, ss, lv, func(p *chart, sr series) error {
+			_, err := drawCPU(p, sr, 0)
+			return err
+		})
+		return ch, err
+	}
 	dz := dodges(len(ss))
 	for i, sr := range ss {
-		pts := sr.xy(dz[i], func(c sweep.Cell) (float64, bool) { return c.CPUUsPerReq, true })
-		thumbs, err := addSeries(ch, sr, pts, []vg.Length{}, glyphRadius)
+		thumbs, err := drawCPU(ch, sr, dz[i])
 		if err != nil {
 			return nil, err
-		}
-		if len(pts) > 0 {
-			var errs plotter.YErrors
-			for _, c := range sr.Cells {
-				if !measured(c) {
-					continue
-				}
-				lo, hi := c.CPUUsPerReq-c.CPUUsQ1, c.CPUUsQ3-c.CPUUsPerReq
-				errs = append(errs, struct{ Low, High float64 }{math.Max(lo, 0), math.Max(hi, 0)})
-			}
-			if len(errs) == len(pts) {
-				eb, err := plotter.NewYErrorBars(errBars{pts, errs})
-				if err != nil {
-					return nil, err
-				}
-				eb.Color = sr.Color
-				eb.Width = vg.Points(1.2)
-				ch.p.Add(eb)
-			}
 		}
 		if thumbs == nil {
 			thumbs = legendThumbs(sr)
@@ -150,6 +137,34 @@ func cpuChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 	concAxis(ch.p, lv)
 	fromZero(ch.p)
 	return ch, nil
+}
+
+// drawCPU draws one series of cpu_per_request.png (line, glyphs and
+// quartile whiskers, dodged along x) and returns its legend thumbnails.
+func drawCPU(ch *chart, sr series, dodge float64) ([]plot.Thumbnailer, error) {
+	pts := sr.xy(dodge, func(c sweep.Cell) (float64, bool) { return c.CPUUsPerReq, true })
+	thumbs, err := addSeries(ch, sr, pts, []vg.Length{}, glyphRadius)
+	if err != nil || len(pts) == 0 {
+		return thumbs, err
+	}
+	var errs plotter.YErrors
+	for _, c := range sr.Cells {
+		if !measured(c) {
+			continue
+		}
+		lo, hi := c.CPUUsPerReq-c.CPUUsQ1, c.CPUUsQ3-c.CPUUsPerReq
+		errs = append(errs, struct{ Low, High float64 }{math.Max(lo, 0), math.Max(hi, 0)})
+	}
+	if len(errs) == len(pts) {
+		eb, err := plotter.NewYErrorBars(errBars{pts, errs})
+		if err != nil {
+			return nil, err
+		}
+		eb.Color = sr.Color
+		eb.Width = vg.Points(1.2)
+		ch.p.Add(eb)
+	}
+	return thumbs, nil
 }
 
 // fromZero starts the y axis at zero with some headroom above the data.

@@ -510,3 +510,27 @@ func TestMarkdownSharesCPUs(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallMultiples: past maxOverlaid configs under test the CPU and
+// throughput charts are one panel per config; up to it, one plot.
+func TestSmallMultiples(t *testing.T) {
+	for _, tt := range []struct {
+		fixture string
+		panels  int
+	}{{"twelve-configs", 11}, {"five-by-four", 0}} {
+		s, err := ReadSummary(filepath.Join("testdata", tt.fixture, SummaryJSON))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss, lv := buildSeries(s), levels(s)
+		for name, f := range map[string]func(sweep.Summary, []series, []int) (*chart, error){"cpu": cpuChart, "throughput": throughputChart} {
+			ch, err := f(s, ss, lv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ch.panels) != tt.panels {
+				t.Errorf("%s %s: %d panels, want %d", tt.fixture, name, len(ch.panels), tt.panels)
+			}
+		}
+	}
+}

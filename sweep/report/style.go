@@ -13,10 +13,10 @@ import (
 
 // palette holds twelve colours. The first eight are Okabe and Ito's
 // colour-blind-safe set (yellow darkened to show on white), blue first
-// for the baseline; past eight, Paul Tol's muted wine, teal, olive and
-// grey. Config i always gets palette[i%12] and glyphs[i%8], so every
-// chart of a run agrees, and shapes tell configs apart where colours do
-// not.
+// for the baseline; past eight, Paul Tol's wine, teal, olive and indigo
+// (no grey: small multiples draw the baseline in grey). Config i always
+// gets palette[i%12] and glyphs[i%8], so every chart of a run agrees,
+// and shapes tell configs apart where colours do not.
 var palette = []color.RGBA{
 	{0x00, 0x72, 0xb2, 0xff}, // blue
 	{0xe6, 0x9f, 0x00, 0xff}, // orange
@@ -29,7 +29,7 @@ var palette = []color.RGBA{
 	{0x88, 0x22, 0x55, 0xff}, // wine
 	{0x44, 0xaa, 0x99, 0xff}, // teal
 	{0x99, 0x99, 0x33, 0xff}, // olive
-	{0x88, 0x88, 0x88, 0xff}, // grey
+	{0x33, 0x22, 0x88, 0xff}, // indigo
 }
 
 var glyphs = []draw.GlyphDrawer{
