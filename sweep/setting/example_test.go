@@ -23,5 +23,5 @@ func ExampleFromMap() {
 	// Output:
 	// 64KiB 64 1ms
 	// map[io_wait:1ms linear_memory_keep_resident:64KiB total_memories:64]
-	// linear_memory_keep_resident = "2MB": want a number of bytes or a size with a binary unit B, KiB, MiB, GiB, TiB (e.g. "64KiB"); SI units like MB are not accepted; write KiB, MiB, GiB
+	// linear_memory_keep_resident = "2MB": want a number of bytes or a size with a binary unit B, KiB, MiB, GiB, TiB (e.g. "64KiB") up to 4GiB (the largest linear memory; values near 2^64 make Wasmtime abort); SI units like MB are not accepted; write KiB, MiB, GiB
 }

@@ -137,16 +137,21 @@ func (o Option) CType() string {
 // serve` flags, docs/settings.md and wasmhost's C setter dispatch
 // (pooling.h) all derive from it.
 var options = func() [numOptions]Option {
+	// keepResidentWhy is the cap of the table and stack keep_resident
+	// sizes: far beyond any table or stack, and below the values near 2^64
+	// at which Wasmtime aborts (rounding them up to a page overflows).
+	const keepResidentWhy = "beyond any table or stack; values near 2^64 make Wasmtime abort"
 	t := [numOptions]Option{
 		MaxUnusedWarmSlots: {Name: "max_unused_warm_slots", Kind: Count, Pooling: true, Default: "100",
 			Doc: "maximum number of unused warm slots kept in the pool (slots that keep their resident pages)"},
 		DecommitBatchSize: {Name: "decommit_batch_size", Kind: Int, Pooling: true, Default: "1", min: 1,
 			Doc: "number of slots whose memory is decommitted together in one batch"},
-		AsyncStackKeepResident: {Name: "async_stack_keep_resident", Kind: Size, Pooling: true, Default: "0",
+		AsyncStackKeepResident: {Name: "async_stack_keep_resident", Kind: Size, Pooling: true, Default: "0", max: 1 << 40, maxWhy: keepResidentWhy,
 			Doc: "bytes of each async stack kept resident (reset in place) after deallocation"},
-		LinearMemoryKeepResident: {Name: "linear_memory_keep_resident", Kind: Size, Pooling: true, Default: "0",
-			Doc: "bytes of each linear memory kept resident and reset in place after deallocation; the rest is madvise(DONTNEED)-ed"},
-		TableKeepResident: {Name: "table_keep_resident", Kind: Size, Pooling: true, Default: "0",
+		LinearMemoryKeepResident: {Name: "linear_memory_keep_resident", Kind: Size, Pooling: true, Default: "0", max: 4 << 30,
+			maxWhy: "the largest linear memory; values near 2^64 make Wasmtime abort",
+			Doc:    "bytes of each linear memory kept resident and reset in place after deallocation; the rest is madvise(DONTNEED)-ed"},
+		TableKeepResident: {Name: "table_keep_resident", Kind: Size, Pooling: true, Default: "0", max: 1 << 40, maxWhy: keepResidentWhy,
 			Doc: "bytes of each table kept resident and reset in place after deallocation"},
 		TotalComponentInstances: {Name: "total_component_instances", Kind: Count, Pooling: true, Default: "1000", min: 1,
 			Doc: "maximum number of concurrently live component instances"},

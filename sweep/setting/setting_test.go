@@ -90,6 +90,11 @@ func TestValidate(t *testing.T) {
 		{"max_memory_size", "1KiB", `max_memory_size = "1KiB": want a number of bytes or a size with a binary unit B, KiB, MiB, GiB, TiB (e.g. "64KiB") from 64KiB to 4GiB (Wasmtime's memory reservation`},
 		{"max_memory_size", "8GiB", `max_memory_size = "8GiB": want a number of bytes or a size with a binary unit B, KiB, MiB, GiB, TiB (e.g. "64KiB") from 64KiB to 4GiB`},
 		{"max_memory_size", "4GiB", ""},
+		// Wasmtime aborts on keep_resident sizes near 2^64 (page rounding overflows).
+		{"linear_memory_keep_resident", "18446744073709551615", `linear_memory_keep_resident = "18446744073709551615": want a number of bytes or a size with a binary unit B, KiB, MiB, GiB, TiB (e.g. "64KiB") up to 4GiB (the largest linear memory`},
+		{"linear_memory_keep_resident", "4GiB", ""},
+		{"table_keep_resident", "18446744073709551615", `table_keep_resident = "18446744073709551615": want a number of bytes or a size with a binary unit B, KiB, MiB, GiB, TiB (e.g. "64KiB") up to 1TiB`},
+		{"async_stack_keep_resident", "1TiB", ""},
 		{"memory_init_cow", "true", ""},
 		{"memory_init_cow", "false", ""},
 		{"memory_init_cow", "yes", `memory_init_cow = "yes": want true or false`},

@@ -63,6 +63,8 @@ func (o Option) allowed() string {
 			s += fmt.Sprintf(" from %s to %s (%s)", units.Size(o.min), units.Size(o.max), o.maxWhy)
 		case o.min > 0:
 			s += fmt.Sprintf(" of at least %s", units.Size(o.min))
+		case o.max > 0:
+			s += fmt.Sprintf(" up to %s (%s)", units.Size(o.max), o.maxWhy)
 		}
 		return s
 	case Bool:
