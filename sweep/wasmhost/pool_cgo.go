@@ -29,6 +29,20 @@ import (
 // pooling options of s that are set; unset options keep Wasmtime's
 // defaults.
 func applyPooling(cfg *wasmtime.Config, s *setting.Settings) error {
+	raw := map[setting.ID]uint64{}
+	for _, o := range setting.Options() {
+		if v, ok := s.Value(o.ID); o.Pooling && ok {
+			raw[o.ID] = v
+		}
+	}
+	return applyRaw(cfg, raw)
+}
+
+// applyRaw switches cfg to the pooling allocator with the raw values of
+// the pooling options in raw (bytes, counts, 0/1), unvalidated: the
+// values of a setting.Settings have passed its checks, and a test may
+// hand Wasmtime a value those checks refuse, to see what Wasmtime does.
+func applyRaw(cfg *wasmtime.Config, raw map[setting.ID]uint64) error {
 	p, err := wrapperPointer(cfg)
 	if err != nil {
 		return err
@@ -36,11 +50,11 @@ func applyPooling(cfg *wasmtime.Config, s *setting.Settings) error {
 	pc := C.wasmtime_pooling_allocation_config_new()
 	defer C.wasmtime_pooling_allocation_config_delete(pc)
 	for _, o := range setting.Options() {
-		v, ok := s.Value(o.ID)
-		if !o.Pooling || !ok {
+		v, ok := raw[o.ID]
+		if !ok {
 			continue
 		}
-		if !bool(C.sweep_pooling_set(pc, C.int(o.ID), C.uint64_t(v))) {
+		if !o.Pooling || !bool(C.sweep_pooling_set(pc, C.int(o.ID), C.uint64_t(v))) {
 			return fmt.Errorf("%s: pooling.h has no setter for option %d; run go generate ./sweep/wasmhost", o.Name, o.ID)
 		}
 	}

@@ -470,42 +470,58 @@ func procStatus(t *testing.T, name string) int64 {
 // is observable is that the value reaches the stack pool: Wasmtime rounds
 // it up to whole pages when it builds the engine, and a value that cannot
 // be rounded makes engine creation fail — which in the C API aborts the
-// process, so this runs in a child process. linear_memory_keep_resident
-// and table_keep_resident are rounded the same way, so the child is also
-// given a harmless value first, to show that the failure is this value's.
+// process, so this runs in a child process, handed the raw value past
+// sweep's own check (which refuses it: package setting caps the option at
+// 1TiB for this reason). The child is also given a harmless value and the
+// cap itself, to show that the failure is this value's.
 func checkAsyncStackKeepResident(t *testing.T) {
+	const huge = uint64(1<<64 - 1)
+	if _, err := setting.FromMap(map[string]string{"async_stack_keep_resident": strconv.FormatUint(huge, 10)}); err == nil {
+		t.Errorf("async_stack_keep_resident = %d passed sweep's check, want it refused", huge)
+	}
 	for _, tt := range []struct {
-		value string
+		value uint64
 		fails bool
 	}{
-		{"64KiB", false},
-		{strconv.FormatUint(1<<64-1, 10), true},
+		{64 << 10, false},
+		{1 << 40, false},
+		{huge, true},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestEngineChild$")
-		cmd.Env = append(os.Environ(), "SWEEP_ENGINE_CHILD=async_stack_keep_resident="+tt.value)
+		cmd.Env = append(os.Environ(), fmt.Sprintf("SWEEP_ENGINE_CHILD=async_stack_keep_resident=%d", tt.value))
 		out, err := cmd.CombinedOutput()
 		const wasm = "byte count overflow rounding up"
 		switch {
-		case !tt.fails && err != nil:
-			t.Errorf("async_stack_keep_resident = %s: engine creation failed: %v\n%s", tt.value, err, out)
+		case !tt.fails && (err != nil || !bytes.Contains(out, []byte("engine created"))):
+			t.Errorf("async_stack_keep_resident = %d: engine creation failed: %v\n%s", tt.value, err, out)
 		case tt.fails && err == nil:
-			t.Errorf("async_stack_keep_resident = %s: engine creation succeeded, want Wasmtime's %q", tt.value, wasm)
+			t.Errorf("async_stack_keep_resident = %d: engine creation succeeded, want Wasmtime's %q", tt.value, wasm)
 		case tt.fails && !bytes.Contains(out, []byte(wasm)):
-			t.Errorf("async_stack_keep_resident = %s: child output %q, want Wasmtime's %q", tt.value, out, wasm)
+			t.Errorf("async_stack_keep_resident = %d: child output %q, want Wasmtime's %q", tt.value, out, wasm)
 		}
 	}
 }
 
-// TestEngineChild builds one engine with the setting in
-// $SWEEP_ENGINE_CHILD (name=value) and exits; it is the child process of
-// checkAsyncStackKeepResident and does nothing otherwise.
+// TestEngineChild builds one engine with the raw value in
+// $SWEEP_ENGINE_CHILD (name=bytes), unchecked, and exits; it is the child
+// process of checkAsyncStackKeepResident and does nothing otherwise.
 func TestEngineChild(t *testing.T) {
 	kv := os.Getenv("SWEEP_ENGINE_CHILD")
 	if kv == "" {
 		t.Skip("only run as a child process")
 	}
 	name, value, _ := strings.Cut(kv, "=")
-	poolEngine(t, map[string]string{name: value}, false)
+	o, ok := setting.Lookup(name)
+	v, err := strconv.ParseUint(value, 10, 64)
+	if !ok || err != nil {
+		t.Fatalf("SWEEP_ENGINE_CHILD = %q: want a pooling option name=bytes", kv)
+	}
+	cfg := wasmtime.NewConfig()
+	if err := applyRaw(cfg, map[setting.ID]uint64{o.ID: v}); err != nil {
+		t.Fatal(err)
+	}
+	e := wasmtime.NewEngineWithConfig(cfg)
+	defer e.Close()
 	fmt.Println("engine created")
 }
 
