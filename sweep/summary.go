@@ -37,6 +37,21 @@ type Summary struct {
 	Tradeoffs      []Tradeoff      `json:"tradeoffs"`
 	Recommendation *Recommendation `json:"recommendation,omitempty"`
 	Warnings       []Warning       `json:"warnings"` // run-level warnings (preflight, incomplete run, ...)
+	// BlockDrift is, per level, how much the baseline moved from block to
+	// block of a run of several blocks (none for one block): the machine's
+	// drift over the run, which the pairing within blocks cancels.
+	BlockDrift []BlockDrift `json:"block_drift,omitempty"`
+}
+
+// BlockDrift is the spread of the baseline's median of the objective's
+// metric over the blocks at one level.
+type BlockDrift struct {
+	Concurrency int     `json:"concurrency"`
+	Metric      Metric  `json:"metric"`
+	Blocks      int     `json:"blocks"` // blocks with a baseline median at this level
+	Min         float64 `json:"min"`    // the lowest block's median
+	Max         float64 `json:"max"`    // the highest block's median
+	Spread      float64 `json:"spread"` // Max/Min − 1
 }
 
 // Environment describes where the run happened.
@@ -87,6 +102,18 @@ type Plan struct {
 	// in (load.slice); 1 (or 0 in summaries written before it existed)
 	// for one continuous piece.
 	Slices int `json:"slices,omitempty"`
+	// Blocks is the number of blocks the grid is split into (run.block_size
+	// = BlockSize points besides the baseline each); 0 in summaries written
+	// before blocks existed, which ran as one block.
+	Blocks    int `json:"blocks,omitempty"`
+	BlockSize int `json:"block_size,omitempty"`
+	// Shard is "i/n" when the run measured only shard i of n of the
+	// plan's blocks (-shard), ShardBlocks those blocks; "" for the whole
+	// plan. Windows and Measured count the shard's windows only. A merged
+	// run (sweep merge) has Shard "" and Merged the shards it holds.
+	Shard       string   `json:"shard,omitempty"`
+	ShardBlocks []int    `json:"shard_blocks,omitempty"`
+	Merged      []string `json:"merged,omitempty"`
 }
 
 // Cell is one config at one concurrency: medians over its rounds.

@@ -16,6 +16,10 @@ type Window struct {
 	Concurrency int    `json:"concurrency"`         // closed-loop workers = keep-alive connections
 	Round       int    `json:"round"`               // 0-based round index
 	Position    int    `json:"position"`            // 0-based position of the slot within the round
+	// Block is the block of the grid the window was measured in (0, and
+	// absent, for a run of one block): its pairs are with the baseline's
+	// windows of the same block and round.
+	Block int `json:"block,omitempty"`
 
 	Start   time.Time `json:"start"`   // wall-clock start of the measured part
 	Seconds float64   `json:"seconds"` // time under load, from the monotonic clock (summed over slices)

@@ -198,6 +198,10 @@ func TestUsage(t *testing.T) {
 		{"help on an unknown command", []string{"help", "bogus"}, `sweep help: unknown command "bogus"`},
 		{"version with an argument", []string{"version", "x"}, `sweep version: unexpected argument "x"`},
 		{"a bad flag of report", []string{"report", "-x"}, "flag provided but not defined: -x"},
+		{"-shard past its count", []string{"-config", good, "-shard", "3/2"}, `sweep: -shard "3/2": i = 3 is not below n = 2`},
+		{"-shard of nothing", []string{"-config", good, "-shard", "0/0"}, `sweep: -shard "0/0": n = 0`},
+		{"merge without -out", []string{"merge", runDir}, "usage: sweep merge -out DIR SHARD_DIR..."},
+		{"merge a non-run", []string{"merge", "-out", "m", t.TempDir()}, "is not a run directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -398,5 +402,70 @@ func TestTinyRun(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestShardsCLI runs a two-block sweep as two shards and merges them the
+// way a user (or an engine's array job) does; merging a shard twice,
+// shards of two configs, or resuming a shard as another exits 2 with one
+// line and writes nothing.
+func TestShardsCLI(t *testing.T) {
+	dir := t.TempDir()
+	shard := func(i int) string { return filepath.Join(dir, fmt.Sprintf("shard-%d", i)) }
+	for i := range 2 {
+		r := sweepCmd(t, "-config", "testdata/blocks.toml", "-shard", fmt.Sprintf("%d/2", i), "-out", shard(i), "-q")
+		if r.code != 0 {
+			t.Fatalf("shard %d/2: exit %d; stderr:\n%s", i, r.code, r.stderr)
+		}
+	}
+	merged := filepath.Join(dir, "merged")
+	r := sweepCmd(t, "merge", "-out", merged, shard(1), shard(0))
+	if r.code != 0 || r.stdout != filepath.Join(merged, "summary.md")+"\n" {
+		t.Fatalf("merge: exit %d, stdout %q; stderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(merged, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"- Blocks: 2, of up to 1 configs besides the baseline each", "- Merged from shards 0/2, 1/2", "- Drift between blocks: the baseline's CPU per request"} {
+		if !bytes.Contains(md, []byte(want)) {
+			t.Errorf("merged summary.md lacks %q", want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(merged, "throughput.png")); err != nil {
+		t.Errorf("merge rendered no charts: %v", err)
+	}
+
+	// Another config's shard: the same grid with another seed.
+	other := filepath.Join(dir, "other.toml")
+	b, err := os.ReadFile("testdata/blocks.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, append(b, []byte("seed = 7\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := sweepCmd(t, "-config", other, "-shard", "1/2", "-out", shard(9), "-q"); r.code != 0 {
+		t.Fatalf("other shard: exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a shard twice", []string{"merge", "-out", filepath.Join(dir, "m1"), shard(0), shard(0)}, "sweep merge: shard 0/2 given twice"},
+		{"two configs", []string{"merge", "-out", filepath.Join(dir, "m2"), shard(0), shard(9)}, "ran different configs"},
+		{"a merged run", []string{"merge", "-out", filepath.Join(dir, "m3"), merged}, "is not a shard"},
+		{"resume as another shard", []string{"-resume", shard(0), "-shard", "1/2"}, "-shard 1/2: " + shard(0) + " holds shard 0/2; -resume continues it as it was"},
+	} {
+		r := sweepCmd(t, tt.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, tt.want) || len(lines(r.stderr)) != 1 {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and one line containing %q", tt.name, r.code, r.stderr, tt.want)
+		}
+	}
+	for _, m := range []string{"m1", "m2", "m3"} {
+		if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
+			t.Errorf("refused merge wrote %s", m)
+		}
 	}
 }

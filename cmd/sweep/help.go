@@ -12,9 +12,10 @@ import (
 var commands = []struct {
 	name, usage string
 }{
-	{"", "sweep -config FILE [-out DIR] [-resume DIR] [-dry-run] [-q] [-v]   run a sweep"},
+	{"", "sweep -config FILE [-out DIR] [-resume DIR] [-shard i/n] [-dry-run] [-q] [-v]\n                                                                   run a sweep (or shard i of n of its blocks)"},
 	{"init", "sweep init [-target builtin|command] [FILE]                      write a commented starting config (default sweep.toml; - for stdout)"},
 	{"serve", "sweep serve [flags]                                              the built-in Wasmtime host alone"},
+	{"merge", "sweep merge -out DIR SHARD_DIR...                                combine the shards of one sweep (-shard) into one run directory"},
 	{"report", "sweep report DIR                                                 re-render a run's reports from its data"},
 	{"check", "sweep check [flags] RUN_DIR                                      the release gate: new vs old build in one run (paired)\n  sweep check [flags] -baseline OLD [-baseline OLD2 ...] NEW       the same across runs (unpaired; weaker)"},
 	{"version", "sweep version                                                    sweep's, Go's and Wasmtime's versions"},
@@ -101,6 +102,6 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 			return dispatch([]string{c.name, "-h"}, stdout, stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "sweep help: unknown command %q (commands: init, serve, report, check, version, help)\n", args[0])
+	fmt.Fprintf(stderr, "sweep help: unknown command %q (commands: init, serve, merge, report, check, version, help)\n", args[0])
 	return 2
 }

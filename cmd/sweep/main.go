@@ -1,7 +1,8 @@
 // Command sweep tunes Wasmtime pooling-allocator settings under real
 // concurrency. See README.md.
 //
-//	sweep -config FILE [-out DIR] [-resume DIR] [-dry-run] [-q] [-v]
+//	sweep -config FILE [-out DIR] [-resume DIR] [-shard i/n] [-dry-run] [-q] [-v]
+//	sweep merge -out DIR SHARD_DIR...
 //	sweep init [-target builtin|command] [FILE]
 //	sweep serve [flags]
 //	sweep report DIR
@@ -36,6 +37,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "serve":
 			return runServe(args[1:], stdout, stderr)
+		case "merge":
+			return runMerge(args[1:], stdout, stderr)
 		case "report":
 			return runReport(args[1:], stdout, stderr)
 		case "check":

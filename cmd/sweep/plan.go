@@ -12,6 +12,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/driver"
 	"github.com/sweep-dev/sweep/sweep/schedule"
+	"github.com/sweep-dev/sweep/sweep/shard"
 )
 
 // Rough costs used only for the wall-time estimate (measured on the
@@ -25,46 +26,52 @@ const (
 	stepOverhead    = 10 * time.Millisecond // probes, generator setup, results append
 )
 
-// estimate is the expected wall time of the run: every window not in done
-// (the windows a resumed run already has), plus one server start per slot
-// — and with restarts = "round" a start and a warmup before every
-// measured window.
-func estimate(c *config.Config, done map[sweep.WindowKey]bool) time.Duration {
-	slots := driver.Slots(c)
-	steps := remaining(driver.Plan(c), done)
+// estimate is the expected wall time of shard sh of the run: every window
+// of its blocks not in done (the windows a resumed run already has), plus
+// one server start per slot — and with restarts = "round" a start and a
+// warmup before every measured window.
+func estimate(c *config.Config, sh shard.Spec, done map[sweep.WindowKey]bool) time.Duration {
+	steps := remaining(driver.ShardPlan(driver.Plan(c), sh), done)
 	if len(steps) == 0 {
 		return 0
 	}
+	slots := 0
+	for b, bs := range driver.Blocks(c) {
+		if sh.Has(b) {
+			slots += len(bs)
+		}
+	}
 	d := schedule.Estimate(steps, c.Load.Warmup, c.Load.Duration, stepOverhead)
-	d += time.Duration(len(slots)) * startOverhead
+	d += time.Duration(slots) * startOverhead
 	if c.Run.Restarts == sweep.RestartsRound {
 		d += time.Duration(schedule.Measured(steps)) * (restartOverhead + c.Load.Warmup)
 	}
 	return d
 }
 
-// printPlan is -dry-run: the slots, the windows and the estimated time.
-func printPlan(w io.Writer, c *config.Config) {
-	slots := driver.Slots(c)
-	steps := driver.Plan(c)
+// printPlan is -dry-run: the blocks and their slots, the windows and the
+// estimated time, of the whole plan and of shard sh.
+func printPlan(w io.Writer, c *config.Config, sh shard.Spec) {
+	blocks := driver.Blocks(c)
+	steps := driver.ShardPlan(driver.Plan(c), sh)
 	fmt.Fprintf(w, "sweep %q (%s target)\n", c.Name, c.Target.Kind)
-	fmt.Fprintf(w, "slots (%d server processes):\n", len(slots))
-	for _, s := range slots {
-		role := ""
-		switch {
-		case s.Baseline:
-			role = "  (baseline)"
-		case s.AA:
-			role = "  (A/A twin of the baseline)"
-		case s.Reference:
-			role = "  (reference server: the built-in host with a fixed workload, the anchor of cross-run checks; run.reference)"
+	slots := driver.Slots(c)
+	if len(blocks) == 1 {
+		fmt.Fprintf(w, "slots (%d server processes):\n", len(slots))
+	} else {
+		fmt.Fprintf(w, "slots (%d server processes in %d blocks of up to %d points besides the baseline, run.block_size; one block's servers alive at a time, every comparison paired within its block):\n", len(slots), len(blocks), c.Run.BlockSize)
+	}
+	for b, bs := range blocks {
+		if len(blocks) > 1 {
+			mark := ""
+			if !sh.Whole() && sh.Has(b) {
+				mark = fmt.Sprintf("  [shard %s]", sh)
+			}
+			fmt.Fprintf(w, "  block %d (%d slots)%s\n", b, len(bs), mark)
 		}
-		if set := driver.SlotCPUs(c, s); c.SharesCPUs(set) {
-			role += fmt.Sprintf("  [CPUs %s: shares CPUs with the load generator, run.share_cpus]", set)
-		} else if c.Run.PointCPUs != nil {
-			role += fmt.Sprintf("  [CPUs %s]", set)
+		for _, s := range bs {
+			printSlot(w, c, s)
 		}
-		fmt.Fprintf(w, "  %2d  %s%s\n", s.Index, s.Config, role)
 	}
 	levels := make([]string, len(c.Load.Concurrency))
 	for i, n := range c.Load.Concurrency {
@@ -100,21 +107,70 @@ func printPlan(w io.Writer, c *config.Config) {
 	if c.Run.ServerSched != sweep.SchedOther {
 		fmt.Fprintf(w, "servers at SCHED_%s (run.server_sched)\n", strings.ToUpper(string(c.Run.ServerSched)))
 	}
-	fmt.Fprintf(w, "estimated wall time: %s\n", estimate(c, nil).Round(time.Second))
+	if sh.Whole() {
+		fmt.Fprintf(w, "estimated wall time: %s\n", estimate(c, sh, nil).Round(time.Second))
+		return
+	}
+	fmt.Fprintf(w, "shard %s: blocks %s\n", sh, intList(sh.Blocks(len(blocks))))
+	fmt.Fprintf(w, "estimated wall time: %s for the whole plan on one machine; per shard:", estimate(c, shard.Spec{}, nil).Round(time.Second))
+	for i := range sh.Count {
+		o := shard.Spec{Index: i, Count: sh.Count}
+		mark := ""
+		if o == sh {
+			mark = " (this one)"
+		}
+		fmt.Fprintf(w, " %s %s%s", o, estimate(c, o, nil).Round(time.Second), mark)
+		if i < sh.Count-1 {
+			fmt.Fprint(w, ",")
+		}
+	}
+	fmt.Fprintln(w)
 }
 
-// remaining drops the measured steps in done, and the warmups of levels
-// with nothing left to measure (as schedule.Execute does).
+// printSlot is one slot's line of -dry-run.
+func printSlot(w io.Writer, c *config.Config, s schedule.Slot) {
+	role := ""
+	switch {
+	case s.Baseline:
+		role = "  (baseline)"
+	case s.AA:
+		role = "  (A/A twin of the baseline)"
+	case s.Reference:
+		role = "  (reference server: the built-in host with a fixed workload, the anchor of cross-run checks; run.reference)"
+	}
+	if set := driver.SlotCPUs(c, s); c.SharesCPUs(set) {
+		role += fmt.Sprintf("  [CPUs %s: shares CPUs with the load generator, run.share_cpus]", set)
+	} else if c.Run.PointCPUs != nil {
+		role += fmt.Sprintf("  [CPUs %s]", set)
+	}
+	fmt.Fprintf(w, "  %2d  %s%s\n", s.Index, s.Config, role)
+}
+
+// intList is "0, 3, 6" ("none" when empty).
+func intList(xs []int) string {
+	if len(xs) == 0 {
+		return "none (more shards than blocks)"
+	}
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// remaining drops the measured steps in done, and the warmups of a
+// block's levels with nothing left to measure (as schedule.Execute does).
 func remaining(steps []schedule.Step, done map[sweep.WindowKey]bool) []schedule.Step {
-	left := map[int]bool{}
+	type level struct{ block, conc int }
+	left := map[level]bool{}
 	for _, s := range steps {
 		if !s.Warmup && !done[s.Key()] {
-			left[s.Concurrency] = true
+			left[level{s.Slot.Block, s.Concurrency}] = true
 		}
 	}
 	var out []schedule.Step
 	for _, s := range steps {
-		if (s.Warmup && left[s.Concurrency]) || (!s.Warmup && !done[s.Key()]) {
+		if (s.Warmup && left[level{s.Slot.Block, s.Concurrency}]) || (!s.Warmup && !done[s.Key()]) {
 			out = append(out, s)
 		}
 	}

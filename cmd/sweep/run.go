@@ -23,6 +23,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/setting"
+	"github.com/sweep-dev/sweep/sweep/shard"
 	"github.com/sweep-dev/sweep/sweep/target"
 	"github.com/sweep-dev/sweep/sweep/wasmhost"
 )
@@ -36,11 +37,20 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	dry := fs.Bool("dry-run", false, "print the plan and the estimated wall time, run nothing")
 	quiet := fs.Bool("q", false, "quiet: no progress, only errors and the final line")
 	verbose := fs.Bool("v", false, "verbose: log server starts and restarts")
+	shardFlag := fs.String("shard", "", "run only shard `i/n` of the plan's blocks (0 ≤ i < n; i = an engine's 0-based array index); combine the shards with sweep merge")
 	if code, ok := parseFlags(fs, "", args, stdout, stderr); !ok {
 		return code
 	}
+	var sh shard.Spec
+	if *shardFlag != "" {
+		var err error
+		if sh, err = shard.Parse(*shardFlag); err != nil {
+			fmt.Fprintln(stderr, "sweep:", err)
+			return 2
+		}
+	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "sweep: unexpected argument %q (commands: init, serve, report, check, version, help)\n", fs.Arg(0))
+		fmt.Fprintf(stderr, "sweep: unexpected argument %q (commands: init, serve, merge, report, check, version, help)\n", fs.Arg(0))
 		return 2
 	}
 	switch {
@@ -55,6 +65,9 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg, err := loadConfig(*cfgPath, *resume)
+	if err == nil && *resume != "" {
+		sh, err = resumedShard(*resume, *shardFlag, sh)
+	}
 	if err == nil {
 		err = checkPlugin(cfg)
 	}
@@ -66,7 +79,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sweep: warning: %s: target.allow_remote = true: load may go to a non-loopback host (target.url = %q)\n", cfg.Path, cfg.Target.URL)
 	}
 	if *dry {
-		printPlan(stdout, cfg)
+		printPlan(stdout, cfg, sh)
 		return 0
 	}
 	dir := *out
@@ -105,12 +118,16 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		}
-		fmt.Fprintf(stderr, "sweep: %s → %s (estimated %s)\n", cfg.Name, dir, estimate(cfg, done).Round(time.Second))
+		what := cfg.Name
+		if !sh.Whole() {
+			what += fmt.Sprintf(" shard %s (blocks %s)", sh, intList(sh.Blocks(len(driver.Blocks(cfg)))))
+		}
+		fmt.Fprintf(stderr, "sweep: %s → %s (estimated %s)\n", what, dir, estimate(cfg, sh, done).Round(time.Second))
 	}
 
 	ctx, stop, finishing := interruptible(stderr)
 	defer stop()
-	outcome, runErr := driver.Run(ctx, driver.Options{Config: cfg, Dir: dir, Resume: *resume != "", Exe: exe, Progress: progress, Log: log})
+	outcome, runErr := driver.Run(ctx, driver.Options{Config: cfg, Dir: dir, Resume: *resume != "", Shard: sh, Exe: exe, Progress: progress, Log: log})
 	// A second Ctrl-C may be on its way out: it kills the servers (which
 	// also ends driver.Run) and exits. Once it has begun, this path must
 	// not report an orderly stop; finishing blocks it until the exit.
@@ -194,6 +211,29 @@ func loadConfig(path, resumeDir string) (*config.Config, error) {
 		o.ConfigPath = path
 	}
 	return config.Parse(o.ConfigPath, data)
+}
+
+// resumedShard is the shard a resumed run continues: the one its
+// origin.json records. A -shard flag given with -resume must name it.
+func resumedShard(dir, flagValue string, flagSpec shard.Spec) (shard.Spec, error) {
+	o, err := rundir.ReadOrigin(dir)
+	if err != nil {
+		return shard.Spec{}, err
+	}
+	var sh shard.Spec
+	if o.Shard != "" {
+		if sh, err = shard.Parse(o.Shard); err != nil {
+			return sh, fmt.Errorf("%s: %w", filepath.Join(dir, rundir.OriginFile), err)
+		}
+	}
+	if flagValue != "" && flagSpec != sh {
+		had := "the whole plan"
+		if o.Shard != "" {
+			had = "shard " + o.Shard
+		}
+		return sh, fmt.Errorf("-shard %s: %s holds %s; -resume continues it as it was (drop -shard)", flagValue, dir, had)
+	}
+	return sh, nil
 }
 
 // checkPlugin compiles and instantiates a builtin target's .wasm plugin

@@ -33,5 +33,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	return notHere("sweep serve", stderr)
 }
 
+// runMerge says that shards cannot be merged here (the merged summary is
+// analysed with the run's config, which names Linux CPU sets).
+func runMerge(args []string, stdout, stderr io.Writer) int {
+	return notHere("sweep merge", stderr)
+}
+
 // runInternal has no internal commands to run here.
 func runInternal(args []string, stderr io.Writer) (int, bool) { return 0, false }

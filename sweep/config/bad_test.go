@@ -97,6 +97,7 @@ var badCases = map[string][]string{
 	"cpus-syntax.toml":                  {`run.server_cpus = "0-"`, "want a CPU list"},
 	"restarts-bad.toml":                 {`run.restarts = "always"`, `want one of "never" or "round"`},
 	"max-restarts-negative.toml":        {"run.max_restarts = -1", "want an integer from 0 to 1000"},
+	"block-size-zero.toml":              {"run.block_size = 0", "want an integer from 1 to 1000"},
 	"keep-awake-string.toml":            {`run.keep_awake = "yes"`, "want true or false"},
 	"remeasure-number.toml":             {`run.remeasure = 1`, "want true or false"},
 	"reference-string.toml":             {`run.reference = "builtin"`, "want true or false"},

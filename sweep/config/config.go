@@ -45,6 +45,11 @@ import (
 const (
 	// MaxPoints is the largest number of grid points (server slots).
 	MaxPoints = 1000
+	// DefaultBlockSize is run.block_size when unset: 8 grid points besides
+	// the baseline per block, so a block has at most 11 live servers (with
+	// the A/A twin and the reference) and one round of a level at most 11
+	// windows, whatever the size of the grid.
+	DefaultBlockSize = 8
 	// MaxConcurrency is the largest concurrency level.
 	MaxConcurrency = 10000
 	// MaxLevels is the largest number of concurrency levels.
@@ -251,6 +256,12 @@ type Run struct {
 	// that travels with its config) or "never" (a slot's server lives for
 	// the whole run: faster, but config and process are confounded).
 	Restarts sweep.Restarts
+	// BlockSize (block_size) is how many grid points besides the baseline
+	// a block holds: the grid is split into blocks in grid order, each
+	// block runs the baseline, its A/A twin and up to BlockSize other
+	// points, only one block's servers are alive at a time, and every
+	// comparison is paired within its block. Default DefaultBlockSize.
+	BlockSize int
 	// MaxRestarts (max_restarts) is how often a slot's server may die
 	// unexpectedly (or fail to start) before the slot is given up: its
 	// remaining windows are recorded as failed and the sweep goes on. 0..1000.

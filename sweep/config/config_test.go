@@ -64,7 +64,7 @@ func TestDefaults(t *testing.T) {
 	if !reflect.DeepEqual(c.Load, wantLoad) {
 		t.Errorf("Load = %+v, want %+v", c.Load, wantLoad)
 	}
-	wantRun := Run{ServerCPUs: cpuset.Set{0, 1}, LoadCPUs: cpuset.Set{2, 3}, CPURule: "4 usable CPUs: half of them (2) for the server, the rest for the load generator", Seed: 1, Restarts: "round", MaxRestarts: 3, Remeasure: true, KeepAwake: true, ServerSched: "other"}
+	wantRun := Run{ServerCPUs: cpuset.Set{0, 1}, LoadCPUs: cpuset.Set{2, 3}, CPURule: "4 usable CPUs: half of them (2) for the server, the rest for the load generator", Seed: 1, Restarts: "round", BlockSize: DefaultBlockSize, MaxRestarts: 3, Remeasure: true, KeepAwake: true, ServerSched: "other"}
 	if !reflect.DeepEqual(c.Run, wantRun) {
 		t.Errorf("Run = %+v, want %+v", c.Run, wantRun)
 	}

@@ -20,6 +20,7 @@ func (p *parser) run(t *table) {
 	r.Seed = t.integer("seed", 1, math.MinInt64, math.MaxInt64)
 	r.Restarts = choice(t, "restarts", sweep.RestartsRound, sweep.RestartsValues)
 	r.MaxRestarts = int(t.integer("max_restarts", 3, 0, 1000))
+	r.BlockSize = int(t.integer("block_size", DefaultBlockSize, 1, MaxPoints))
 	r.Remeasure = t.boolean("remeasure", true)
 	r.Reference = t.boolean("reference", false)
 	r.KeepAwake = t.boolean("keep_awake", true)

@@ -19,16 +19,20 @@ import (
 // rule reads only the magnitudes of the paired changes, so the verdicts'
 // error rate holds), until none is left, max_rounds is reached, or the
 // next round would overrun run.budget (the minimum rounds of the levels
-// still to come are reserved). It returns the steps it ran.
+// still to come are reserved). A run of several blocks does so block
+// after block, each block's slot order seeded like Plan's. It returns the
+// steps it ran.
 type auto struct {
-	c     *config.Config
-	slots []schedule.Slot
-	done  map[sweep.WindowKey]bool
-	r     schedule.Runner
-	emit  func(sweep.Window) error
-	ws    *[]sweep.Window // every window so far, this run's and a resumed run's
-	prog  *progress
-	start time.Time
+	c      *config.Config
+	blocks [][]schedule.Slot // the blocks to run
+	slots  []schedule.Slot   // the current block's
+	seed   int64             // the current block's seed
+	done   map[sweep.WindowKey]bool
+	r      schedule.Runner
+	emit   func(sweep.Window) error
+	ws     *[]sweep.Window // every window so far, this run's and a resumed run's
+	prog   *progress
+	start  time.Time
 }
 
 // AutoMin is an adaptive run's rounds per level before any is added:
@@ -49,32 +53,50 @@ func familySize(c *config.Config) int {
 }
 
 func (a *auto) run(ctx context.Context) ([]schedule.Step, error) {
-	c := a.c
 	var all []schedule.Step
+	windows := 0 // windows measured by this process, for the budget's rate
+	for bi, slots := range a.blocks {
+		a.slots, a.seed = slots, a.c.Run.Seed+int64(slots[0].Block)
+		var err error
+		all, err = a.block(ctx, all, &windows, len(a.blocks)-bi-1)
+		if err != nil {
+			return all, err
+		}
+	}
+	return all, nil
+}
+
+// block runs the current block, appending its steps to all; later is the
+// number of blocks still to come (their minimum rounds are reserved from
+// the budget).
+func (a *auto) block(ctx context.Context, all []schedule.Step, windows *int, later int) ([]schedule.Step, error) {
+	c := a.c
 	alpha := (1 - c.Analysis.Confidence) / float64(familySize(c))
 	metric := c.Analysis.Objective.Metric()
 	opts := stats.Options{Baseline: BaselineLabel(c), AA: AALabel(c)}
-	windows := 0 // windows measured by this process, for the budget's rate
 	for li, conc := range c.Load.Concurrency {
 		minRounds := AutoMin(c)
-		first := schedule.Plan(a.slots, []int{conc}, minRounds, c.Run.Seed)
+		first := schedule.Plan(a.slots, []int{conc}, minRounds, a.seed)
 		if c.Run.Restarts == sweep.RestartsRound {
 			first = slices.DeleteFunc(first, func(s schedule.Step) bool { return s.Warmup })
 		}
 		all = append(all, first...) // before running: an interrupted round leaves the run incomplete
-		if err := a.exec(ctx, first, &windows); err != nil {
+		if err := a.exec(ctx, first, windows); err != nil {
 			return all, err
 		}
 		for round := minRounds; round < c.Load.MaxRounds; round++ {
-			pending := stats.Unresolved(*a.ws, opts, conc, metric, c.Analysis.Resolve, alpha)
+			// Configs of other blocks are not this block's to resolve.
+			pending := slices.DeleteFunc(stats.Unresolved(*a.ws, opts, conc, metric, c.Analysis.Resolve, alpha), func(p stats.Pending) bool {
+				return !slices.ContainsFunc(a.slots, func(s schedule.Slot) bool { return s.Config == p.Config })
+			})
 			if len(pending) == 0 {
 				break
 			}
 			next := a.subset(pending)
-			steps := schedule.Round(next, conc, round, c.Run.Seed)
-			if c.Run.Budget > 0 && windows > 0 {
-				per := time.Since(a.start) / time.Duration(windows)
-				reserve := time.Duration((len(c.Load.Concurrency)-li-1)*len(a.slots)*minRounds) * per
+			steps := schedule.Round(next, conc, round, a.seed)
+			if c.Run.Budget > 0 && *windows > 0 {
+				per := time.Since(a.start) / time.Duration(*windows)
+				reserve := time.Duration(((len(c.Load.Concurrency)-li-1)+later*len(c.Load.Concurrency))*len(a.slots)*minRounds) * per
 				if time.Since(a.start)+time.Duration(len(steps))*per+reserve > c.Run.Budget {
 					a.prog.note("", fmt.Sprintf("c=%d: run.budget %s reached after %d rounds; still unresolved: %s", conc, c.Run.Budget, round, pendingText(pending, c.Analysis.Resolve)))
 					break
@@ -82,7 +104,7 @@ func (a *auto) run(ctx context.Context) ([]schedule.Step, error) {
 			}
 			a.prog.note(pendingText(pending, c.Analysis.Resolve), "")
 			all = append(all, steps...)
-			if err := a.exec(ctx, steps, &windows); err != nil {
+			if err := a.exec(ctx, steps, windows); err != nil {
 				return all, err
 			}
 		}

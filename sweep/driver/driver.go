@@ -23,6 +23,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/schedule"
+	"github.com/sweep-dev/sweep/sweep/shard"
 )
 
 // Options configure a run.
@@ -30,6 +31,7 @@ type Options struct {
 	Config   *config.Config
 	Dir      string       // run directory (created if missing)
 	Resume   bool         // continue the run in Dir without redoing finished windows
+	Shard    shard.Spec   // the part of the plan's blocks to measure; the zero Spec = all
 	Exe      string       // the sweep binary, for builtin targets (`Exe serve ...`)
 	Progress io.Writer    // progress output (nil = none)
 	Log      *slog.Logger // nil = discard
@@ -66,11 +68,11 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return out, fmt.Errorf("creating run directory: %w", err)
 	}
-	if err := writeConfigCopy(o.Dir, c, o.Resume); err != nil {
+	if err := writeConfigCopy(o.Dir, c, o.Resume, o.Shard); err != nil {
 		return out, err
 	}
 	slots := Slots(c)
-	steps := Plan(c)
+	steps := ShardPlan(Plan(c), o.Shard)
 	out.Planned = schedule.Measured(steps)
 
 	resPath := filepath.Join(o.Dir, rundir.ResultsFile)
@@ -138,7 +140,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	if c.Load.Auto {
 		// The plan grows as the run decides; the progress shows its
 		// upper bound (max_rounds everywhere).
-		a := &auto{c: c, slots: slots, done: done, r: r, emit: emit, ws: &seen, prog: prog, start: time.Now()}
+		a := &auto{c: c, blocks: shardBlocks(c, o.Shard), done: done, r: r, emit: emit, ws: &seen, prog: prog, start: time.Now()}
 		steps, runErr = a.run(ctx)
 	} else {
 		runErr = schedule.Execute(ctx, steps, done, r, emit)
@@ -151,7 +153,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 
 	out.Planned = schedule.Measured(steps)
 	// Whatever happened, summarise what is on disk.
-	s, sumErr := WriteSummary(o.Dir, c, env, steps)
+	s, sumErr := WriteSummary(o.Dir, c, env, steps, o.Shard)
 	if sumErr != nil && runErr == nil {
 		runErr = sumErr
 	}
@@ -168,7 +170,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 
 // writeConfigCopy stores the config as run (config.toml) and its origin in
 // the run directory; on resume existing copies are kept.
-func writeConfigCopy(dir string, c *config.Config, resume bool) error {
+func writeConfigCopy(dir string, c *config.Config, resume bool, sh shard.Spec) error {
 	p := filepath.Join(dir, rundir.ConfigFile)
 	if resume {
 		if _, err := os.Stat(p); err == nil {
@@ -182,5 +184,16 @@ func writeConfigCopy(dir string, c *config.Config, resume bool) error {
 	if err != nil {
 		return fmt.Errorf("resolving config path: %w", err)
 	}
-	return rundir.WriteOrigin(dir, rundir.Origin{ConfigPath: abs})
+	return rundir.WriteOrigin(dir, rundir.Origin{ConfigPath: abs, Shard: sh.String()})
+}
+
+// shardBlocks is the slots of the blocks in shard sh.
+func shardBlocks(c *config.Config, sh shard.Spec) [][]schedule.Slot {
+	var out [][]schedule.Slot
+	for b, slots := range Blocks(c) {
+		if sh.Has(b) {
+			out = append(out, slots)
+		}
+	}
+	return out
 }

@@ -21,6 +21,7 @@ type runner struct {
 	pinned cpuset.Set      // affinity read back from a server
 	awake  *awake.Spinners // nil: CPUs not kept awake
 	failed int
+	block  int // the block of the current round
 	onStep func(schedule.Step)
 }
 
@@ -34,11 +35,14 @@ func newRunner(c *config.Config, o Options, slots []schedule.Slot) *runner {
 }
 
 // RoundStart restarts every server when restarts = "round"; otherwise the
-// servers started for the first round live for the whole run.
-func (r *runner) RoundStart(ctx context.Context, conc, round int) error {
-	if r.c.Run.Restarts == sweep.RestartsRound && round >= 0 {
+// servers started for a block's first round live until its last. When
+// the block changes, the previous block's servers are stopped: only one
+// block's servers are alive at a time.
+func (r *runner) RoundStart(ctx context.Context, block, conc, round int) error {
+	if block != r.block || r.c.Run.Restarts == sweep.RestartsRound && round >= 0 {
 		r.stopAll()
 	}
+	r.block = block
 	return nil
 }
 

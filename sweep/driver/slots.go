@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/schedule"
+	"github.com/sweep-dev/sweep/sweep/shard"
 	"github.com/sweep-dev/sweep/sweep/target"
 )
 
@@ -21,22 +23,64 @@ const AASuffix = " [A/A]"
 // grid point's label can be it: those are "axis=value ..." or "(default)".
 const ReferenceLabel = "[reference]"
 
-// Slots returns one server slot per grid point, in grid order, plus the
-// baseline's A/A twin (when aa = true) right after the baseline, and the
-// reference server last (when run.reference = true).
+// Slots returns the run's server slots, block after block (Blocks).
 func Slots(c *config.Config) []schedule.Slot {
-	var slots []schedule.Slot
+	var all []schedule.Slot
+	for _, b := range Blocks(c) {
+		all = append(all, b...)
+	}
+	return all
+}
+
+// Blocks splits the grid into blocks: the points other than the baseline,
+// in grid order, run.block_size at a time, and in every block the
+// baseline at its grid position, its A/A twin right after it (when aa =
+// true) and the reference server last (when run.reference = true). Slot
+// indices run on over the blocks, so that they are unique in the run and
+// in any shard of it. A grid of at most block_size points besides the
+// baseline is one block: one slot per grid point, in grid order.
+func Blocks(c *config.Config) [][]schedule.Slot {
+	size := max(c.Run.BlockSize, 1)
+	var chunks [][]sweep.Point
+	n := 0 // candidates so far
 	for _, p := range c.Points {
-		base := p.Equal(c.Baseline)
-		slots = append(slots, schedule.Slot{Index: len(slots), Config: p.Label(), Point: p, Baseline: base})
-		if base && c.Load.AA {
-			slots = append(slots, schedule.Slot{Index: len(slots), Config: p.Label() + AASuffix, Point: p, AA: true})
+		if p.Equal(c.Baseline) {
+			continue
 		}
+		if n%size == 0 {
+			chunks = append(chunks, nil)
+		}
+		chunks[len(chunks)-1] = append(chunks[len(chunks)-1], p)
+		n++
 	}
-	if c.Run.Reference {
-		slots = append(slots, schedule.Slot{Index: len(slots), Config: ReferenceLabel, Point: sweep.Point{}, Reference: true})
+	if len(chunks) == 0 {
+		chunks = [][]sweep.Point{nil} // the baseline alone
 	}
-	return slots
+	var blocks [][]schedule.Slot
+	next := 0
+	for b, chunk := range chunks {
+		var slots []schedule.Slot
+		add := func(s schedule.Slot) {
+			s.Index, s.Block = next, b
+			next++
+			slots = append(slots, s)
+		}
+		for _, p := range c.Points {
+			base := p.Equal(c.Baseline)
+			if !base && !slices.ContainsFunc(chunk, p.Equal) {
+				continue
+			}
+			add(schedule.Slot{Config: p.Label(), Point: p, Baseline: base})
+			if base && c.Load.AA {
+				add(schedule.Slot{Config: p.Label() + AASuffix, Point: p, AA: true})
+			}
+		}
+		if c.Run.Reference {
+			add(schedule.Slot{Config: ReferenceLabel, Point: sweep.Point{}, Reference: true})
+		}
+		blocks = append(blocks, slots)
+	}
+	return blocks
 }
 
 // ReferenceCompute is the reference server's work per request (the
@@ -144,18 +188,37 @@ func requestURL(c *config.Config, s schedule.Slot, port int, addr string) (strin
 	return u.String(), nil
 }
 
-// Plan is the run's schedule. With restarts = "round" every measured
+// Plan is the run's schedule: the plans of its blocks one after another,
+// block b's slot order seeded with run.seed + b (so a run of one block
+// keeps the order of run.seed). With restarts = "round" every measured
 // window's server is fresh and is warmed up when it starts (at that
 // window's concurrency), so the level warmups of schedule.Plan would only
 // warm processes about to be replaced, and are left out.
 func Plan(c *config.Config) []schedule.Step {
-	steps := schedule.Plan(Slots(c), c.Load.Concurrency, c.Load.Rounds, c.Run.Seed)
+	var steps []schedule.Step
+	for b, slots := range Blocks(c) {
+		steps = append(steps, schedule.Plan(slots, c.Load.Concurrency, c.Load.Rounds, c.Run.Seed+int64(b))...)
+	}
 	if c.Run.Restarts != sweep.RestartsRound {
 		return steps
 	}
 	out := steps[:0]
 	for _, s := range steps {
 		if !s.Warmup {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ShardPlan is the steps of plan in blocks of shard sh.
+func ShardPlan(plan []schedule.Step, sh shard.Spec) []schedule.Step {
+	if sh.Whole() {
+		return plan
+	}
+	var out []schedule.Step
+	for _, s := range plan {
+		if sh.Has(s.Slot.Block) {
 			out = append(out, s)
 		}
 	}

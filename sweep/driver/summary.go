@@ -10,6 +10,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/schedule"
+	"github.com/sweep-dev/sweep/sweep/shard"
 	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
@@ -19,17 +20,18 @@ const SummaryFile = rundir.SummaryFile
 
 // WriteSummary analyses the windows on disk in dir and writes
 // summary.json (rundir.WriteSummary). It returns the summary it wrote.
-func WriteSummary(dir string, c *config.Config, env sweep.Environment, steps []schedule.Step) (sweep.Summary, error) {
+func WriteSummary(dir string, c *config.Config, env sweep.Environment, steps []schedule.Step, sh shard.Spec) (sweep.Summary, error) {
 	ws, err := results.Read(filepath.Join(dir, rundir.ResultsFile))
 	if err != nil {
 		return sweep.Summary{}, err
 	}
-	s := Summarize(c, env, steps, ws)
+	s := Summarize(c, env, steps, ws, sh)
 	return s, rundir.WriteSummary(dir, s)
 }
 
-// Summarize builds the summary of a run from its windows.
-func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, ws []sweep.Window) sweep.Summary {
+// Summarize builds the summary of a run from its windows. steps is what
+// the run planned to measure: the whole plan, or shard sh's part of it.
+func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, ws []sweep.Window, sh shard.Spec) sweep.Summary {
 	planned := schedule.Measured(steps)
 	seen := map[sweep.WindowKey]bool{}
 	remeasured := 0
@@ -39,6 +41,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 			remeasured++
 		}
 	}
+	blocks := Blocks(c)
 	target := c.Analysis.TargetConcurrency
 	a := stats.Analyze(ws, stats.Options{
 		Baseline:          BaselineLabel(c),
@@ -66,6 +69,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 			Objective: c.Analysis.Objective, TargetConc: target,
 			CliffRate: c.Analysis.CliffErrorRate, Confidence: c.Analysis.Confidence, Restarts: c.Run.Restarts,
 			Slices: c.Load.Slices(), RoundsAuto: c.Load.Auto, Resolve: resolve,
+			Blocks: len(blocks), BlockSize: c.Run.BlockSize,
 		},
 		Baseline:       BaselineLabel(c),
 		AAConfig:       AALabel(c),
@@ -75,6 +79,11 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 		Tradeoffs:      a.Tradeoffs,
 		Recommendation: a.Recommendation,
 		Warnings:       a.Warnings,
+		BlockDrift:     a.BlockDrift,
+	}
+	if !sh.Whole() {
+		s.Plan.Shard = sh.String()
+		s.Plan.ShardBlocks = sh.Blocks(len(blocks))
 	}
 	for _, ax := range c.Axes {
 		s.Plan.Axes = append(s.Plan.Axes, ax.Name)

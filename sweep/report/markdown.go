@@ -239,6 +239,7 @@ func (m *mdWriter) plan() {
 		remeasured = fmt.Sprintf(" (%s re-measured after a failure; the failed ones are in results.jsonl)", plural(p.Remeasured, "window"))
 	}
 	m.f("- Slots: %s, %s; %d of %d windows measured%s.\n", plural(p.Slots, "server process"), restarts, p.Measured, p.Windows, remeasured)
+	m.blocks()
 	if len(m.s.Reference) > 0 {
 		var lv []string
 		for _, c := range m.s.Reference {
@@ -264,4 +265,35 @@ func (m *mdWriter) charts(files []string) {
 		}
 		m.f("![%s](%s)\n\n", caption, f)
 	}
+}
+
+// blocks is the Plan section's line on blocks and shards: how the grid
+// was split, the part this run holds, and how far the baseline moved
+// from block to block.
+func (m *mdWriter) blocks() {
+	p := m.s.Plan
+	if p.Blocks > 1 {
+		m.f("- Blocks: %d, of up to %d configs besides the baseline each (run.block_size), one after another; each block ran the baseline (and its A/A twin) itself, only one block's servers were alive at a time, and every change is paired with the baseline of its own block.\n",
+			p.Blocks, p.BlockSize)
+	}
+	switch {
+	case p.Shard != "":
+		var bs []string
+		for _, b := range p.ShardBlocks {
+			bs = append(bs, strconv.Itoa(b))
+		}
+		m.f("- Shard %s of the plan: block %s only (the other shards' configs are not in this report; `sweep merge` combines the shards).\n", p.Shard, strings.Join(bs, ", "))
+	case len(p.Merged) > 0:
+		m.f("- Merged from shards %s (`sweep merge`).\n", strings.Join(p.Merged, ", "))
+	}
+	if len(m.s.BlockDrift) == 0 {
+		return
+	}
+	var lv []string
+	for _, d := range m.s.BlockDrift {
+		lv = append(lv, fmt.Sprintf("c=%d %s (%s to %s %s)", d.Concurrency, change(d.Spread),
+			strconv.FormatFloat(d.Min, 'f', 1, 64), strconv.FormatFloat(d.Max, 'f', 1, 64), d.Metric.Unit()))
+	}
+	_, words, _ := objective(p.Objective)
+	m.f("- Drift between blocks: the baseline's %s, highest block's median over the lowest's: %s. The pairing within blocks cancels it from the changes; absolute levels of configs in different blocks differ by up to this much.\n", words, strings.Join(lv, "; "))
 }

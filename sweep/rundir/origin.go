@@ -12,6 +12,10 @@ import (
 // relative paths (plugins, commands) against the original directory.
 type Origin struct {
 	ConfigPath string `json:"config_path"` // absolute path of the original config file
+	// Shard is "i/n" when the run measures shard i of n of its plan's
+	// blocks (-shard); -resume continues the same shard, and sweep merge
+	// reads it. "" for the whole plan.
+	Shard string `json:"shard,omitempty"`
 }
 
 // ReadOrigin reads dir/origin.json; a missing file yields the zero Origin.

@@ -27,9 +27,10 @@ type Runner interface {
 	// returns. An error from emit must stop it and be returned.
 	MeasureRound(ctx context.Context, steps []Step, emit func(i int, w sweep.Window) error) error
 	// RoundStart is called before the first executed step of each
-	// (concurrency, round), the warmup "round" -1 included. The driver
-	// restarts its servers there when restarts = "round".
-	RoundStart(ctx context.Context, concurrency, round int) error
+	// (block, concurrency, round), the warmup "round" -1 included. The
+	// driver restarts its servers there when restarts = "round", and
+	// stops the previous block's when the block changes.
+	RoundStart(ctx context.Context, block, concurrency, round int) error
 }
 
 // Execute runs steps in order through r and calls emit with every
@@ -48,13 +49,14 @@ type Runner interface {
 // after cancellation is discarded, so -resume measures it again. Errors
 // from r or emit stop the run and are returned wrapped with the step.
 func Execute(ctx context.Context, steps []Step, done map[sweep.WindowKey]bool, r Runner, emit func(sweep.Window) error) error {
-	left := make(map[int]int) // concurrency → measured steps still to run
+	type level struct{ block, conc int }
+	left := make(map[level]int) // measured steps still to run
 	for _, s := range steps {
 		if !s.Warmup && !done[s.Key()] {
-			left[s.Concurrency]++
+			left[level{s.Slot.Block, s.Concurrency}]++
 		}
 	}
-	type round struct{ conc, round int }
+	type round struct{ block, conc, round int }
 	var cur round
 	started := false
 	for i := 0; i < len(steps); i++ {
@@ -62,11 +64,11 @@ func Execute(ctx context.Context, steps []Step, done map[sweep.WindowKey]bool, r
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("schedule: stopped before step %d of %d (%s): %w", i+1, len(steps), describe(s), err)
 		}
-		if s.Warmup && left[s.Concurrency] == 0 || !s.Warmup && done[s.Key()] {
+		if s.Warmup && left[level{s.Slot.Block, s.Concurrency}] == 0 || !s.Warmup && done[s.Key()] {
 			continue
 		}
-		if k := (round{s.Concurrency, s.Round}); !started || k != cur {
-			if err := r.RoundStart(ctx, s.Concurrency, s.Round); err != nil {
+		if k := (round{s.Slot.Block, s.Concurrency, s.Round}); !started || k != cur {
+			if err := r.RoundStart(ctx, s.Slot.Block, s.Concurrency, s.Round); err != nil {
 				return stepError(ctx, "starting round", s, err)
 			}
 			cur, started = k, true
@@ -81,7 +83,7 @@ func Execute(ctx context.Context, steps []Step, done map[sweep.WindowKey]bool, r
 		// level and round, minus those already done.
 		var group []Step
 		j := i
-		for ; j < len(steps) && !steps[j].Warmup && steps[j].Concurrency == s.Concurrency && steps[j].Round == s.Round; j++ {
+		for ; j < len(steps) && !steps[j].Warmup && steps[j].Slot.Block == s.Slot.Block && steps[j].Concurrency == s.Concurrency && steps[j].Round == s.Round; j++ {
 			if !done[steps[j].Key()] {
 				group = append(group, steps[j])
 			}
@@ -155,6 +157,7 @@ func stamp(w *sweep.Window, s Step) {
 	w.Baseline = s.Slot.Baseline
 	w.AA = s.Slot.AA
 	w.Reference = s.Slot.Reference
+	w.Block = s.Slot.Block
 	w.Concurrency = s.Concurrency
 	w.Round = s.Round
 	w.Position = s.Position

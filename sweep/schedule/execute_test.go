@@ -33,7 +33,7 @@ func (f *fakeRunner) call(line string) error {
 	return nil
 }
 
-func (f *fakeRunner) RoundStart(_ context.Context, c, r int) error {
+func (f *fakeRunner) RoundStart(_ context.Context, _, c, r int) error {
 	return f.call(fmt.Sprintf("start c=%d r=%d", c, r))
 }
 

@@ -31,6 +31,11 @@ type Slot struct {
 	// Reference: the slot is the run's reference server (run.reference),
 	// not a grid point; Point is empty.
 	Reference bool
+	// Block is the block the slot belongs to (0 for a run of one block):
+	// a large grid is measured in blocks one after another, each with its
+	// own baseline, A/A twin and reference slots, and every comparison is
+	// paired within its block.
+	Block int
 }
 
 // Step is one window of a run: a slot at a concurrency level in a round.
@@ -61,6 +66,10 @@ func (s Step) Key() sweep.WindowKey {
 // the same for the same seed on every machine and Go release.
 //
 // Plan returns nil when there are no slots, no levels or rounds < 1.
+//
+// Plan orders the slots of one block; a run of several blocks is the
+// concatenation of their plans (the driver gives each block its own
+// seed).
 func Plan(slots []Slot, concurrency []int, rounds int, seed int64) []Step {
 	n := len(slots)
 	if n == 0 || len(concurrency) == 0 || rounds < 1 {

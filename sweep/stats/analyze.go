@@ -54,6 +54,9 @@ type Analysis struct {
 	// Reference is the reference server's cells (the windows marked
 	// Reference), by concurrency; they are not among Cells.
 	Reference []sweep.Cell
+	// BlockDrift is the baseline's spread over the blocks, per level;
+	// nil for a run of one block.
+	BlockDrift []sweep.BlockDrift
 }
 
 // run is the state of one analysis.
@@ -101,6 +104,7 @@ func Analyze(ws []sweep.Window, o Options) Analysis {
 	}
 	a.Warnings = append(r.warnings, oneCPU(a.Cells)...)
 	a.Reference = refs
+	a.BlockDrift = r.blockDrift()
 	return a
 }
 

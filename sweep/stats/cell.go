@@ -9,8 +9,8 @@ import (
 // group collects the windows of one config at one concurrency.
 type group struct {
 	cell     sweep.Cell
-	byRound  map[int]sweep.Window // the last good window of each round
-	windows  int                  // all windows, failed ones included
+	byRound  map[pairKey]sweep.Window // the last good window of each (block, round)
+	windows  int                      // all windows, failed ones included
 	failed   int
 	failNote string // FailReason of the first failed window
 	errors   int64  // 5xx + transport errors over the good windows
@@ -23,7 +23,7 @@ func (r *run) group(ws []sweep.Window) {
 		k := cellKey{w.Config, w.Concurrency}
 		g := r.groups[k]
 		if g == nil {
-			g = &group{byRound: map[int]sweep.Window{}}
+			g = &group{byRound: map[pairKey]sweep.Window{}}
 			g.cell = sweep.Cell{
 				Config:      w.Config,
 				Point:       w.Point,
@@ -41,7 +41,7 @@ func (r *run) group(ws []sweep.Window) {
 			g.failed++
 			continue
 		}
-		g.byRound[w.Round] = w
+		g.byRound[pairKey{w.Block, w.Round}] = w
 	}
 	for _, c := range r.configs {
 		for _, l := range r.levels {
@@ -53,13 +53,22 @@ func (r *run) group(ws []sweep.Window) {
 	}
 }
 
-// rounds returns the rounds that have a good window, ascending.
-func (g *group) rounds() []int {
-	rs := make([]int, 0, len(g.byRound))
-	for round := range g.byRound {
-		rs = append(rs, round)
+// pairKey is what pairs a candidate's window with the baseline's: the
+// same block and round (a run of one block pairs by round).
+type pairKey struct{ block, round int }
+
+// rounds returns the (block, round)s that have a good window, ascending.
+func (g *group) rounds() []pairKey {
+	rs := make([]pairKey, 0, len(g.byRound))
+	for k := range g.byRound {
+		rs = append(rs, k)
 	}
-	slices.Sort(rs)
+	slices.SortFunc(rs, func(a, b pairKey) int {
+		if a.block != b.block {
+			return a.block - b.block
+		}
+		return a.round - b.round
+	})
 	return rs
 }
 

@@ -1,0 +1,69 @@
+//go:build linux && cgo
+
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/sweep-dev/sweep/sweep/driver"
+	"github.com/sweep-dev/sweep/sweep/report"
+	"github.com/sweep-dev/sweep/sweep/rundir"
+)
+
+// runMerge is `sweep merge -out DIR SHARD_DIR...`: one run directory from
+// the shards of one sweep, analysed and rendered as one run.
+func runMerge(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sweep merge", flag.ContinueOnError)
+	out := fs.String("out", "", "the merged run `DIR` (must not hold a run yet)")
+	if code, ok := parseFlags(fs, "merge", args, stdout, stderr); !ok {
+		return code
+	}
+	if *out == "" || fs.NArg() == 0 {
+		fmt.Fprintln(stderr, usageOf("merge"))
+		return 2
+	}
+	var shards []driver.Shard
+	for _, dir := range fs.Args() {
+		s, err := driver.ReadShard(dir)
+		if err != nil {
+			fmt.Fprintln(stderr, "sweep merge:", err)
+			return 2
+		}
+		shards = append(shards, s)
+	}
+	if err := driver.CheckShards(shards); err != nil {
+		fmt.Fprintln(stderr, "sweep merge:", err)
+		return 2
+	}
+	first := shards[0].Dir
+	cfg, err := loadConfig(filepath.Join(first, rundir.ConfigFile), first)
+	if err != nil {
+		fmt.Fprintln(stderr, "sweep merge:", err)
+		return 2
+	}
+	s, err := driver.Merge(cfg, shards, *out)
+	var me *driver.MergeError
+	if errors.As(err, &me) {
+		fmt.Fprintln(stderr, "sweep merge:", err)
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "sweep merge:", err)
+		return 1
+	}
+	if err := report.Render(*out); err != nil {
+		fmt.Fprintln(stderr, "sweep merge: rendering report:", err)
+		return 1
+	}
+	for _, w := range s.Warnings {
+		if w.Code == "missing_shards" || w.Code == "machines" {
+			fmt.Fprintln(stderr, "sweep merge: warning:", w.Message)
+		}
+	}
+	fmt.Fprintln(stdout, filepath.Join(*out, rundir.SummaryMD))
+	return 0
+}

@@ -1,0 +1,183 @@
+package driver
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/rundir"
+	"github.com/sweep-dev/sweep/sweep/shard"
+)
+
+// MergeError is a set of shard directories that cannot be merged: not a
+// shard, shards of different configs or plans, a shard given twice, an
+// output directory that already holds a run. Nothing has been written.
+type MergeError struct{ Msg string }
+
+func (e *MergeError) Error() string { return e.Msg }
+
+// Shard is one shard's run directory as Merge reads it.
+type Shard struct {
+	Dir     string
+	Spec    shard.Spec
+	Config  []byte // config.toml as run
+	Origin  rundir.Origin
+	Summary sweep.Summary
+	Windows []sweep.Window
+}
+
+// ReadShard reads the run directory of one shard (a run with -shard).
+func ReadShard(dir string) (Shard, error) {
+	sh := Shard{Dir: dir}
+	var err error
+	if sh.Config, err = os.ReadFile(filepath.Join(dir, rundir.ConfigFile)); err != nil {
+		return sh, &MergeError{fmt.Sprintf("%s is not a run directory: %v", dir, err)}
+	}
+	if sh.Origin, err = rundir.ReadOrigin(dir); err != nil {
+		return sh, err
+	}
+	if sh.Origin.Shard == "" {
+		return sh, &MergeError{fmt.Sprintf("%s is not a shard: it ran the whole plan (no -shard)", dir)}
+	}
+	if sh.Spec, err = shard.Parse(sh.Origin.Shard); err != nil {
+		return sh, fmt.Errorf("%s: %w", filepath.Join(dir, rundir.OriginFile), err)
+	}
+	if sh.Summary, err = rundir.ReadSummary(dir); err != nil {
+		return sh, err
+	}
+	if sh.Windows, err = results.Read(filepath.Join(dir, rundir.ResultsFile)); err != nil {
+		return sh, err
+	}
+	return sh, nil
+}
+
+// CheckShards refuses shards that do not belong together: they must be of
+// one config (config.toml byte for byte), one shard count, and each shard
+// at most once.
+func CheckShards(shards []Shard) error {
+	if len(shards) == 0 {
+		return &MergeError{"no shard directories given"}
+	}
+	first := shards[0]
+	seen := map[int]string{}
+	for _, s := range shards {
+		switch {
+		case !bytes.Equal(s.Config, first.Config):
+			return &MergeError{fmt.Sprintf("%s and %s ran different configs (their config.toml differ): shards of one sweep only", first.Dir, s.Dir)}
+		case s.Spec.Count != first.Spec.Count:
+			return &MergeError{fmt.Sprintf("%s is shard %s and %s shard %s: shards of one plan split the same number of ways", first.Dir, first.Spec, s.Dir, s.Spec)}
+		}
+		if d, ok := seen[s.Spec.Index]; ok {
+			return &MergeError{fmt.Sprintf("shard %s given twice: %s and %s", s.Spec, d, s.Dir)}
+		}
+		seen[s.Spec.Index] = s.Dir
+	}
+	return nil
+}
+
+// Merge writes into out one run directory from shards of one plan (as
+// CheckShards accepts them; c is their config): config.toml, origin.json,
+// results.jsonl with every shard's windows and summary.json analysed over
+// all of them, each comparison still paired within its block. Shards not
+// given leave the merged run incomplete, with a warning naming them; when
+// the shards ran on different machines a warning says that absolute
+// levels are not comparable across them. It returns the summary.
+func Merge(c *config.Config, shards []Shard, out string) (sweep.Summary, error) {
+	if err := CheckShards(shards); err != nil {
+		return sweep.Summary{}, err
+	}
+	if _, err := os.Stat(filepath.Join(out, rundir.ResultsFile)); err == nil {
+		return sweep.Summary{}, &MergeError{fmt.Sprintf("%s already holds a run; merge into a new directory", out)}
+	}
+	shards = slices.Clone(shards)
+	slices.SortFunc(shards, func(a, b Shard) int { return a.Spec.Index - b.Spec.Index })
+	var ws []sweep.Window
+	var merged []string
+	for _, s := range shards {
+		ws = append(ws, s.Windows...)
+		merged = append(merged, s.Spec.String())
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return sweep.Summary{}, fmt.Errorf("creating merged run directory: %w", err)
+	}
+	if err := rundir.WriteFile(filepath.Join(out, rundir.ConfigFile), shards[0].Config); err != nil {
+		return sweep.Summary{}, err
+	}
+	if err := rundir.WriteOrigin(out, rundir.Origin{ConfigPath: shards[0].Origin.ConfigPath}); err != nil {
+		return sweep.Summary{}, err
+	}
+	if err := writeResults(filepath.Join(out, rundir.ResultsFile), ws); err != nil {
+		return sweep.Summary{}, err
+	}
+	s := Summarize(c, shards[0].Summary.Environment, Plan(c), ws, shard.Spec{})
+	s.Plan.Merged = merged
+	extra := mergeWarnings(shards)
+	missing := slices.ContainsFunc(extra, func(w sweep.Warning) bool { return w.Code == "missing_shards" })
+	for i, w := range s.Warnings {
+		if w.Code == "incomplete" {
+			s.Warnings[i].Message = fmt.Sprintf("merged run incomplete: %d of %d planned windows measured; resume the incomplete shards with -resume, then merge again", s.Plan.Measured, s.Plan.Windows)
+		}
+	}
+	if missing { // the missing shards say it
+		s.Warnings = slices.DeleteFunc(s.Warnings, func(w sweep.Warning) bool { return w.Code == "incomplete" })
+	}
+	s.Warnings = append(extra, s.Warnings...)
+	return s, rundir.WriteSummary(out, s)
+}
+
+// mergeWarnings: missing shards, and shards that ran on different
+// machines.
+func mergeWarnings(shards []Shard) []sweep.Warning {
+	var ws []sweep.Warning
+	n := shards[0].Spec.Count
+	var missing []string
+	for i := range n {
+		if !slices.ContainsFunc(shards, func(s Shard) bool { return s.Spec.Index == i }) {
+			missing = append(missing, shard.Spec{Index: i, Count: n}.String())
+		}
+	}
+	if len(missing) > 0 {
+		ws = append(ws, sweep.Warning{Code: "missing_shards", Message: fmt.Sprintf(
+			"merged run incomplete: shard %s not given (%d of %d merged); run it and merge again", strings.Join(missing, ", "), len(shards), n)})
+	}
+	machines := map[string][]string{}
+	var order []string
+	for _, s := range shards {
+		e := s.Summary.Environment
+		m := fmt.Sprintf("%s, %d cores, kernel %s", e.CPUModel, e.Cores, e.Kernel)
+		if _, ok := machines[m]; !ok {
+			order = append(order, m)
+		}
+		machines[m] = append(machines[m], s.Spec.String())
+	}
+	if len(order) > 1 {
+		var parts []string
+		for _, m := range order {
+			parts = append(parts, fmt.Sprintf("%s on %s", strings.Join(machines[m], ", "), m))
+		}
+		ws = append(ws, sweep.Warning{Code: "machines", Message: fmt.Sprintf(
+			"shards ran on different machines (%s): each change is paired within its block and holds, but absolute levels (RPS, µs/req, the block drift) are not comparable across shards", strings.Join(parts, "; "))})
+	}
+	return ws
+}
+
+// writeResults writes ws as a new results.jsonl.
+func writeResults(path string, ws []sweep.Window) error {
+	wr, err := results.Create(path)
+	if err != nil {
+		return err
+	}
+	for _, w := range ws {
+		if err := wr.Append(w); err != nil {
+			wr.Close()
+			return err
+		}
+	}
+	return wr.Close()
+}
