@@ -319,6 +319,54 @@ part_verdict-host() {
 		"$OUT"/verdict-host-[0-9]* | tee "$OUT/verdict-host.txt"
 }
 
+# sample_tree PID FILE: every 0.2 s, the total RSS (kB) of PID and all
+# its descendants, the number of `sweep serve` servers among them and the
+# largest server's RSS; then the peaks.
+sample_tree() {
+	local pid=$1 file=$2
+	while kill -0 "$pid" 2>/dev/null; do
+		ps -e -o pid=,ppid=,rss=,args= | awk -v root="$pid" '
+			{ par[$1] = $2; rss[$1] = $3; serve[$1] = ($5 == "serve") }
+			END {
+				for (p in par) { q = p; while (q != "" && q != root && q in par && q != 1) q = par[q]; if (q == root) { tot += rss[p]; if (serve[p] && p != root) { n++; if (rss[p] > big) big = rss[p] } } }
+				printf "%d\t%d\t%d\n", tot, n, big
+			}' >>"$file"
+		sleep 0.2
+	done
+}
+
+# part_blocks is issue 18's figures: the 48-point grid (peak RSS of sweep
+# and its servers against (block_size + 2) × one server + the driver, and
+# wall time against the dry-run estimate), then the 12-point grid whole
+# and as 3 shards merged (bench-shards compares them). About 17 min.
+part_blocks() {
+	local pid t0 t1 i
+	go build -o bin/bench-shards ./bench/shards
+	quiet blocks
+	log "blocks: 48-point grid"
+	./bin/sweep -config bench/blocks48.toml -dry-run | tail -1 | tee "$OUT/blocks48-estimate.txt"
+	rm -rf "${OUT:?}/blocks48" "$OUT/blocks48-rss.tsv"
+	t0=$(date +%s.%N)
+	./bin/sweep -config bench/blocks48.toml -out "$OUT/blocks48" -q >/dev/null &
+	pid=$!
+	sample_tree "$pid" "$OUT/blocks48-rss.tsv" &
+	wait "$pid"
+	t1=$(date +%s.%N)
+	wait
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "blocks48 wall time: %.1f s\n", b - a }' | tee -a "$OUT/blocks.txt"
+	awk -F'\t' '$1 > t { t = $1 } $2 > n { n = $2 } $3 > s { s = $3 } END { printf "blocks48 peak: total RSS %.1f MiB, %d servers alive at once, largest server %.1f MiB\n", t/1024, n, s/1024 }' \
+		"$OUT/blocks48-rss.tsv" | tee -a "$OUT/blocks.txt"
+	log "blocks: 12-point grid whole"
+	rm -rf "$OUT/blocks12-whole" "$OUT"/blocks12-shard-* "$OUT/blocks12-merged"
+	./bin/sweep -config bench/blocks12.toml -out "$OUT/blocks12-whole" -q >/dev/null
+	for i in 0 1 2; do
+		log "blocks: 12-point grid shard $i/3"
+		./bin/sweep -config bench/blocks12.toml -shard "$i/3" -out "$OUT/blocks12-shard-$i" -q >/dev/null
+	done
+	./bin/sweep merge -out "$OUT/blocks12-merged" "$OUT"/blocks12-shard-[012] >/dev/null
+	bin/bench-shards "$OUT/blocks12-whole" "$OUT/blocks12-merged" | tee -a "$OUT/blocks.txt"
+}
+
 part_figures() {
 	bin/bench-figures "$OUT" | tee "$OUT/figures.md"
 	log "figures in $OUT/figures.md"
@@ -333,8 +381,8 @@ all) set -- micro host load aa interleave cost truth ;;
 esac
 for p in "$@"; do
 	case "$p" in
-	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | verdict-host | crossrun | busy | figures) "part_$p" ;;
-	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict verdict-host crossrun busy figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
+	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | verdict-host | crossrun | busy | blocks | figures) "part_$p" ;;
+	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict verdict-host crossrun busy blocks figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
 	esac
 done
 [ "${!#}" = figures ] || part_figures

@@ -28,8 +28,10 @@ const (
 
 // estimate is the expected wall time of shard sh of the run: every window
 // of its blocks not in done (the windows a resumed run already has), plus
-// one server start per slot — and with restarts = "round" a start and a
-// warmup before every measured window.
+// with restarts = "round" a server start and a warmup before every
+// measured window, otherwise one server start per slot. (The 48-point
+// bench/blocks48.toml took 113 s where the estimate, which then also
+// added a start per slot to the restarts, said 138 s; BENCHMARKS.md.)
 func estimate(c *config.Config, sh shard.Spec, done map[sweep.WindowKey]bool) time.Duration {
 	steps := remaining(driver.ShardPlan(driver.Plan(c), sh), done)
 	if len(steps) == 0 {
@@ -42,11 +44,12 @@ func estimate(c *config.Config, sh shard.Spec, done map[sweep.WindowKey]bool) ti
 		}
 	}
 	d := schedule.Estimate(steps, c.Load.Warmup, c.Load.Duration, stepOverhead)
-	d += time.Duration(slots) * startOverhead
 	if c.Run.Restarts == sweep.RestartsRound {
-		d += time.Duration(schedule.Measured(steps)) * (restartOverhead + c.Load.Warmup)
+		// Every server start is a window's restart: restartOverhead was
+		// measured over whole runs, first starts included.
+		return d + time.Duration(schedule.Measured(steps))*(restartOverhead+c.Load.Warmup)
 	}
-	return d
+	return d + time.Duration(slots)*startOverhead
 }
 
 // printPlan is -dry-run: the blocks and their slots, the windows and the

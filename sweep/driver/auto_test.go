@@ -61,3 +61,51 @@ resolve = "0.1%%"
 		}
 	}
 }
+
+// TestAutoBlocks: an adaptive run of two blocks adds rounds block by
+// block: each block's large effect stops at the minimum, each block's A/A
+// twin (unresolvable to ±0.1%) runs to max_rounds within its block, and
+// no round of block 0 comes after block 1 has started.
+func TestAutoBlocks(t *testing.T) {
+	grid := fmt.Sprintf(`
+name = "auto-blocks"
+[target]
+kind = "command"
+command = [%q, "-port", "{{port}}", "-burn", "{{burn}}"]
+[grid]
+burn = ["200us", "400us", "600us"]
+[load]
+concurrency = [1]
+warmup = "100ms"
+duration = "300ms"
+rounds = "auto"
+max_rounds = 10
+[analysis]
+resolve = "0.1%%"
+[run]
+block_size = 1
+`, bins.burner)
+	min := AutoMin(loadConfig(t, t.TempDir(), grid))
+	_, s, ws := run(t, grid)
+	for _, c := range []string{"burn=400us", "burn=600us"} {
+		if got := cell(t, s, c, 1); got.Rounds != min || got.VsBaseline[sweep.MetricCPUPerReq].Verdict != sweep.VerdictWorse {
+			t.Errorf("%s: %d rounds, verdict %q; want the minimum %d and worse", c, got.Rounds, got.VsBaseline[sweep.MetricCPUPerReq].Verdict, min)
+		}
+	}
+	if aa := cell(t, s, "burn=200us [A/A]", 1); aa.Rounds != 20 {
+		t.Errorf("A/A twin: %d rounds, want max_rounds 10 in each of the 2 blocks", aa.Rounds)
+	}
+	last := 0
+	for _, w := range ws {
+		if w.Block < last {
+			t.Fatalf("a window of block %d after block %d had started", w.Block, last)
+		}
+		last = w.Block
+		if w.Config == "burn=400us" && w.Block != 0 || w.Config == "burn=600us" && w.Block != 1 {
+			t.Errorf("%s measured in block %d", w.Config, w.Block)
+		}
+	}
+	if !s.Complete || s.Plan.Blocks != 2 {
+		t.Errorf("complete %v, %d blocks: want a complete run of 2 blocks", s.Complete, s.Plan.Blocks)
+	}
+}
