@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/bytecodealliance/wasmtime-go/v39 v39.0.1
+	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
 	github.com/tsenart/vegeta/v12 v12.13.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
