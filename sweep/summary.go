@@ -162,6 +162,18 @@ type Cell struct {
 	// Window.CallIPIsPerReq; absent when no window has them.
 	TLBShootdownsPerReq *float64 `json:"tlb_shootdowns_per_req,omitempty"`
 	CallIPIsPerReq      *float64 `json:"call_ipis_per_req,omitempty"`
+	// UserUsPerReq, KernelUsPerReq and KernelShare are the medians over
+	// the windows that have them of the Window fields of those names: the
+	// server's CPU per request in user mode and in the kernel. Absent when
+	// no window has them.
+	UserUsPerReq   *float64 `json:"user_us_per_req,omitempty"`
+	KernelUsPerReq *float64 `json:"kernel_us_per_req,omitempty"`
+	KernelShare    *float64 `json:"kernel_share,omitempty"`
+	// SplitVsBaseline is the paired change of the split against the
+	// baseline (same block and round); absent for the baseline and when
+	// no pair has the split. It describes, it decides nothing: verdicts
+	// are on VsBaseline's metrics only.
+	SplitVsBaseline *SplitChange `json:"split_vs_baseline,omitempty"`
 
 	// VsBaseline is the paired comparison against the baseline, keyed by
 	// metric name; absent for the baseline itself.
@@ -177,6 +189,14 @@ type Cell struct {
 // IsParallel reports whether the cell's level was served in parallel
 // (Parallel recorded and true).
 func (c Cell) IsParallel() bool { return c.Parallel != nil && *c.Parallel }
+
+// SplitChange is the median over a cell's pairs of candidate − baseline
+// in µs per request, for the user and the kernel part of CPU per request.
+type SplitChange struct {
+	UserUs   float64 `json:"user_us"`
+	KernelUs float64 `json:"kernel_us"`
+	Pairs    int     `json:"pairs"`
+}
 
 // Delta is a paired comparison: per round candidate/baseline − 1, as a
 // signed fraction (−0.23 = 23% lower). Median, Q1 and Q3 describe the

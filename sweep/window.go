@@ -99,6 +99,19 @@ type Window struct {
 	TLBShootdownsPerReq *float64 `json:"tlb_shootdowns_per_req,omitempty"` // TLBShootdowns / Requests
 	CallIPIsPerReq      *float64 `json:"call_ipis_per_req,omitempty"`      // CallIPIs / Requests
 
+	// User and kernel CPU of the server process over the window (all
+	// threads, exited ones included): UserCPUSeconds and KernelCPUSeconds
+	// are the utime and stime deltas of /proc/PID/stat, in 10 ms clock
+	// ticks, summed over the window's slices; KernelShare is
+	// Kernel/(User+Kernel); UserUsPerReq and KernelUsPerReq split
+	// CPUUsPerReq (the precise process clock) by that share. Absent when
+	// no tick was counted (or in results written before the split).
+	UserCPUSeconds   *float64 `json:"user_cpu_seconds,omitempty"`
+	KernelCPUSeconds *float64 `json:"kernel_cpu_seconds,omitempty"`
+	KernelShare      *float64 `json:"kernel_share,omitempty"`
+	UserUsPerReq     *float64 `json:"user_us_per_req,omitempty"`
+	KernelUsPerReq   *float64 `json:"kernel_us_per_req,omitempty"`
+
 	// Failure of the window itself (target crashed, never ready, ...).
 	Failed     bool   `json:"failed,omitempty"`
 	FailReason string `json:"fail_reason,omitempty"`

@@ -322,6 +322,24 @@ func fill(w *sweep.Window, res load.Result, d probe.Delta, self time.Duration, l
 	w.RSSBytes = d.RSSBytes
 	w.MinorFaults = d.MinorFaults
 	w.VolCtxSwitches, w.InvolCtxSwitches = d.VolCtxSwitches, d.InvolCtxSwitches
+	setSplit(w, d.User, d.Sys)
+}
+
+// setSplit records the user/kernel split of the server's CPU over w:
+// the tick counts, the kernel's share of them, and CPU per request split
+// by that share. Nothing when no tick was counted.
+func setSplit(w *sweep.Window, user, sys time.Duration) {
+	if user+sys <= 0 {
+		return
+	}
+	u, k := user.Seconds(), sys.Seconds()
+	share := k / (u + k)
+	w.UserCPUSeconds, w.KernelCPUSeconds, w.KernelShare = &u, &k, &share
+	if w.Requests > 0 {
+		ku := w.CPUUsPerReq * share
+		uu := w.CPUUsPerReq - ku
+		w.UserUsPerReq, w.KernelUsPerReq = &uu, &ku
+	}
 }
 
 // setIPIs records the server CPUs' TLB shootdowns and function call

@@ -19,8 +19,9 @@ import (
 const clockTick = 10 * time.Millisecond
 
 type stat struct {
-	cpu    time.Duration // utime + stime
-	minflt int64
+	cpu       time.Duration // utime + stime
+	user, sys time.Duration // utime, stime
+	minflt    int64
 }
 
 // readStat parses /proc/PID/stat. The command name (field 2) is in
@@ -54,7 +55,8 @@ func parseStat(p string, b []byte) (stat, error) {
 		}
 		v[j] = n
 	}
-	return stat{minflt: v[0], cpu: time.Duration(v[1]+v[2]) * clockTick}, nil
+	return stat{minflt: v[0], cpu: time.Duration(v[1]+v[2]) * clockTick,
+		user: time.Duration(v[1]) * clockTick, sys: time.Duration(v[2]) * clockTick}, nil
 }
 
 // readRSS returns resident pages (field 2 of /proc/PID/statm) in bytes.

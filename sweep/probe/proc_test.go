@@ -11,15 +11,15 @@ func TestParseStat(t *testing.T) {
 	// cminflt majflt cmajflt utime stime ...
 	tests := []struct {
 		name, in string
-		cpu      time.Duration
+		cpu, sys time.Duration
 		minflt   int64
 		err      string
 	}{
-		{"plain", "42 (sweep) S 1 42 42 0 -1 4194560 1234 99 0 0 150 25 0 0 20 0 8 0", 175 * clockTick, 1234, ""},
-		{"name with spaces and parens", "7 (a) b (c)) R 1 7 7 0 -1 0 5 0 0 0 1 2 0 0", 3 * clockTick, 5, ""},
-		{"no name", "7 sweep R 1", 0, 0, "no command name"},
-		{"short", "7 (x) R 1 7 7 0 -1 0 5", 0, 0, "want at least 15"},
-		{"not a number", "7 (x) R 1 7 7 0 -1 0 5 0 0 0 x 2 0", 0, 0, "field 14"},
+		{"plain", "42 (sweep) S 1 42 42 0 -1 4194560 1234 99 0 0 150 25 0 0 20 0 8 0", 175 * clockTick, 25 * clockTick, 1234, ""},
+		{"name with spaces and parens", "7 (a) b (c)) R 1 7 7 0 -1 0 5 0 0 0 1 2 0 0", 3 * clockTick, 2 * clockTick, 5, ""},
+		{"no name", "7 sweep R 1", 0, 0, 0, "no command name"},
+		{"short", "7 (x) R 1 7 7 0 -1 0 5", 0, 0, 0, "want at least 15"},
+		{"not a number", "7 (x) R 1 7 7 0 -1 0 5 0 0 0 x 2 0", 0, 0, 0, "field 14"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -30,8 +30,8 @@ func TestParseStat(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || got.cpu != tt.cpu || got.minflt != tt.minflt {
-				t.Errorf("got %+v, %v; want cpu %v minflt %d", got, err, tt.cpu, tt.minflt)
+			if err != nil || got.cpu != tt.cpu || got.sys != tt.sys || got.user != tt.cpu-tt.sys || got.minflt != tt.minflt {
+				t.Errorf("got %+v, %v; want cpu %v (kernel %v) minflt %d", got, err, tt.cpu, tt.sys, tt.minflt)
 			}
 		})
 	}
@@ -51,9 +51,10 @@ func TestParseCtxSwitches(t *testing.T) {
 func TestDiffSources(t *testing.T) {
 	a := Sample{Mono: time.Second, CPU: 5 * time.Millisecond, StatCPU: 0, Source: SourceClock, MinorFaults: 10, RSSBytes: 1}
 	b := Sample{Mono: 3 * time.Second, CPU: 1005 * time.Millisecond, StatCPU: 990 * time.Millisecond, Source: SourceClock, MinorFaults: 25, RSSBytes: 7,
-		VolCtxSwitches: 4, InvolCtxSwitches: 2}
+		VolCtxSwitches: 4, InvolCtxSwitches: 2, StatUser: 700 * time.Millisecond, StatSys: 290 * time.Millisecond}
 	d := Diff(a, b)
-	want := Delta{Wall: 2 * time.Second, CPU: time.Second, Source: SourceClock, MinorFaults: 15, VolCtxSwitches: 4, InvolCtxSwitches: 2, RSSBytes: 7}
+	want := Delta{Wall: 2 * time.Second, CPU: time.Second, Source: SourceClock, MinorFaults: 15, VolCtxSwitches: 4, InvolCtxSwitches: 2, RSSBytes: 7,
+		User: 700 * time.Millisecond, Sys: 290 * time.Millisecond, StatCPU: 990 * time.Millisecond}
 	if d != want {
 		t.Errorf("Diff = %+v, want %+v", d, want)
 	}

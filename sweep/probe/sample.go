@@ -19,11 +19,18 @@ var ErrNoProcess = errors.New("no such process")
 
 // Sample is one reading of a process.
 type Sample struct {
-	Mono     time.Duration // CLOCK_MONOTONIC at the reading
-	CPU      time.Duration // user+system CPU of all threads, exited ones included
-	Source   string        // SourceClock or SourceProcStat: where CPU came from
-	StatCPU  time.Duration // utime+stime from /proc/PID/stat (tick resolution), always read
-	RSSBytes int64         // resident set size (/proc/PID/statm)
+	Mono    time.Duration // CLOCK_MONOTONIC at the reading
+	CPU     time.Duration // user+system CPU of all threads, exited ones included
+	Source  string        // SourceClock or SourceProcStat: where CPU came from
+	StatCPU time.Duration // utime+stime from /proc/PID/stat (tick resolution), always read
+	// StatUser and StatSys are utime and stime of /proc/PID/stat: the
+	// process's CPU time in user mode and in the kernel, all threads,
+	// exited ones included, in clock ticks (10 ms). The kernel scales
+	// them so that they add up to its precise runtime (cputime_adjust)
+	// and splits that by where its ticks found the threads, so the split
+	// is a sample: good over many ticks, not within one.
+	StatUser, StatSys time.Duration
+	RSSBytes          int64 // resident set size (/proc/PID/statm)
 	// MinorFaults is minflt of /proc/PID/stat: the whole process, exited
 	// threads included, children excluded.
 	MinorFaults int64
@@ -58,6 +65,7 @@ func read(pid int, useClock bool) (Sample, error) {
 		return s, err
 	}
 	s.StatCPU, s.MinorFaults = st.cpu, st.minflt
+	s.StatUser, s.StatSys = st.user, st.sys
 	s.CPU, s.Source = st.cpu, SourceProcStat
 	if useClock {
 		// A zombie or a kernel without per-process clocks fails here; the
@@ -104,7 +112,9 @@ func clock(id int32) (time.Duration, error) {
 // Delta is what happened to a process between two samples.
 type Delta struct {
 	Wall, CPU        time.Duration
-	Source           string // SourceClock when both samples had it, else SourceProcStat
+	Source           string        // SourceClock when both samples had it, else SourceProcStat
+	User, Sys        time.Duration // utime and stime deltas (ticks): the split of CPU
+	StatCPU          time.Duration // utime+stime delta (ticks), to check CPU against
 	MinorFaults      int64
 	VolCtxSwitches   int64
 	InvolCtxSwitches int64
@@ -119,6 +129,9 @@ func Diff(before, after Sample) Delta {
 		Wall:             after.Mono - before.Mono,
 		CPU:              after.StatCPU - before.StatCPU,
 		Source:           SourceProcStat,
+		User:             after.StatUser - before.StatUser,
+		Sys:              after.StatSys - before.StatSys,
+		StatCPU:          after.StatCPU - before.StatCPU,
 		MinorFaults:      after.MinorFaults - before.MinorFaults,
 		VolCtxSwitches:   after.VolCtxSwitches - before.VolCtxSwitches,
 		InvolCtxSwitches: after.InvolCtxSwitches - before.InvolCtxSwitches,
@@ -139,6 +152,9 @@ func (d *Delta) Add(e Delta) {
 	}
 	d.Wall += e.Wall
 	d.CPU += e.CPU
+	d.User += e.User
+	d.Sys += e.Sys
+	d.StatCPU += e.StatCPU
 	d.MinorFaults += e.MinorFaults
 	d.VolCtxSwitches += e.VolCtxSwitches
 	d.InvolCtxSwitches += e.InvolCtxSwitches

@@ -34,7 +34,8 @@ func CellsCSV(w io.Writer, s sweep.Summary) error {
 	}
 	header = append(header, "concurrency", "role", "rounds", "rps", "success_rps", "cpu_us_per_req", "cpu_us_per_req_q1", "cpu_us_per_req_q3",
 		"p50_ms", "p95_ms", "p99_ms", "error_rate", "errors_5xx", "generator_bound_windows", "server_steal", "load_steal",
-		"server_other", "load_other", "server_cpu_count", "parallel", "shares_cpus", "tlb_shootdowns_per_req", "call_ipis_per_req")
+		"server_other", "load_other", "server_cpu_count", "parallel", "shares_cpus", "tlb_shootdowns_per_req", "call_ipis_per_req",
+		"user_us_per_req", "kernel_us_per_req", "kernel_share", "user_us_per_req.change", "kernel_us_per_req.change")
 	for _, m := range sweep.Metrics {
 		for _, f := range []string{"change", "ci_low", "ci_high", "verdict", "resolution", "pairs"} {
 			header = append(header, string(m)+"."+f)
@@ -54,7 +55,13 @@ func CellsCSV(w io.Writer, s sweep.Summary) error {
 			g(c.RPS), g(c.SuccessRPS), g(c.CPUUsPerReq), g(c.CPUUsQ1), g(c.CPUUsQ3),
 			g(c.P50Ms), g(c.P95Ms), g(c.P99Ms), g(c.ErrorRate), strconv.FormatInt(c.Errors5xx, 10), strconv.Itoa(c.GeneratorBound),
 			g(c.ServerSteal), g(c.LoadSteal), gp(c.ServerOther), gp(c.LoadOther), countOrEmpty(c.ServerCPUCount), boolp(c.Parallel),
-			strconv.FormatBool(c.SharesCPUs), gp(c.TLBShootdownsPerReq), gp(c.CallIPIsPerReq))
+			strconv.FormatBool(c.SharesCPUs), gp(c.TLBShootdownsPerReq), gp(c.CallIPIsPerReq),
+			gp(c.UserUsPerReq), gp(c.KernelUsPerReq), gp(c.KernelShare))
+		if sc := c.SplitVsBaseline; sc != nil {
+			row = append(row, g(sc.UserUs), g(sc.KernelUs))
+		} else {
+			row = append(row, "", "")
+		}
 		for _, m := range sweep.Metrics {
 			d, ok := c.VsBaseline[m]
 			if !ok {

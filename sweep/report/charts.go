@@ -16,6 +16,7 @@ const (
 	ChartLatency    = "latency.png"
 	ChartTradeoff   = "tradeoff.png"
 	ChartHeatmap    = "heatmap.png"
+	ChartSplit      = "cpu_split.png"
 )
 
 // chartSpec is one chart: its file, a caption for summary.md and how to
@@ -29,6 +30,7 @@ type chartSpec struct {
 var chartSpecs = []chartSpec{
 	{ChartTradeoff, "Effect of each setting on CPU per request at each concurrency, against the A/A noise band", tradeoffChart},
 	{ChartCPU, "Server CPU per request (median, quartile whiskers)", cpuChart},
+	{ChartSplit, "Server CPU per request split into kernel and user time, per concurrency", splitChart},
 	{ChartThroughput, "Throughput: successful requests/s (solid) and all requests/s where errors occurred (dashed)", throughputChart},
 	{ChartErrors, "Error rate with capacity cliffs marked", errorsChart},
 	{ChartLatency, "Latency p50 (solid) and p99 (dashed)", latencyChart},

@@ -17,16 +17,22 @@ func (m *mdWriter) results() {
 	}
 	m.f("Medians over rounds. \"vs baseline\" is the median of the per-round paired changes, with the confidence interval the verdict was decided on (%s).\n\n", m.decisionWords())
 	ipis := hasIPIs(m.s.Cells)
+	split := hasSplit(m.s.Cells)
 	for _, c := range m.lv {
 		m.f("### c=%d\n\n", c)
 		m.parallel(c)
-		if ipis {
-			m.f("| config | RPS | success RPS | CPU µs/req | TLB shootdowns/req | call IPIs/req | p99 ms | errors | CPU/req vs baseline | RPS vs baseline | verdict |\n")
-			m.f("|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n")
-		} else {
-			m.f("| config | RPS | success RPS | CPU µs/req | p99 ms | errors | CPU/req vs baseline | RPS vs baseline | verdict |\n")
-			m.f("|---|---:|---:|---:|---:|---:|---|---|---|\n")
+		head := "| config | RPS | success RPS | CPU µs/req |"
+		rule := "|---|---:|---:|---:|"
+		if split {
+			head += " user / kernel µs/req | user / kernel vs baseline |"
+			rule += "---:|---:|"
 		}
+		if ipis {
+			head += " TLB shootdowns/req | call IPIs/req |"
+			rule += "---:|---:|"
+		}
+		m.f("%s p99 ms | errors | CPU/req vs baseline | RPS vs baseline | verdict |\n", head)
+		m.f("%s---:|---:|---|---|---|\n", rule)
 		cliff := false
 		for _, sr := range m.ss {
 			cell, ok := sr.cell(c)
@@ -38,6 +44,9 @@ func (m *mdWriter) results() {
 			}
 			m.f("| %s |", cellText(code(sr.Config)))
 			if !measured(cell) {
+				if split {
+					m.f(" — | — |")
+				}
 				if ipis {
 					m.f(" — | — |")
 				}
@@ -45,11 +54,17 @@ func (m *mdWriter) results() {
 				continue
 			}
 			m.f(" %s | %s | %s |", rps(cell.RPS), rps(cell.SuccessRPS), us(cell.CPUUsPerReq))
+			if split {
+				m.f(" %s | %s |", splitText(cell), splitChangeText(cell.SplitVsBaseline))
+			}
 			if ipis {
 				m.f(" %s | %s |", perReq(cell.TLBShootdownsPerReq), perReq(cell.CallIPIsPerReq))
 			}
 			m.f(" %s | %s | %s | %s | %s |\n", ms(cell.P99Ms), pct(cell.ErrorRate),
 				deltaText(cell, sweep.MetricCPUPerReq), deltaText(cell, sweep.MetricRPS), cellText(verdictText(cell)))
+		}
+		if split {
+			m.f("\nUser / kernel µs/req: the server's CPU per request split by where its time went (utime and stime of /proc/PID/stat, 10 ms ticks, summed over the window; the total is the precise process clock's). \"vs baseline\" is the median paired difference in µs per request; it describes, the verdict is on CPU/req.\n")
 		}
 		if ipis {
 			m.f("\nTLB shootdowns and call IPIs per request: interrupts the server CPUs took over the window (/proc/interrupts), the whole machine's, not the server's alone.\n")
@@ -59,6 +74,44 @@ func (m *mdWriter) results() {
 		}
 		m.f("\n")
 	}
+}
+
+// hasSplit reports whether any cell has the user/kernel split.
+func hasSplit(cells []sweep.Cell) bool {
+	for _, c := range cells {
+		if c.KernelUsPerReq != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// splitText is "30.1 / 12.4 (29% kernel)", "—" without the split.
+func splitText(c sweep.Cell) string {
+	if c.UserUsPerReq == nil || c.KernelUsPerReq == nil || c.KernelShare == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%s / %s (%.0f%% kernel)", us(*c.UserUsPerReq), us(*c.KernelUsPerReq), 100**c.KernelShare)
+}
+
+// splitChangeText is "−20.3 / −41.0", "—" without pairs.
+func splitChangeText(sc *sweep.SplitChange) string {
+	if sc == nil {
+		return "—"
+	}
+	return signedUs(sc.UserUs) + " / " + signedUs(sc.KernelUs)
+}
+
+// signedUs is a signed µs figure with a typographic minus: "+3.2", "−41.0".
+func signedUs(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 1, 64)
+	switch {
+	case s == "0.0" || s == "-0.0":
+		return "0.0"
+	case strings.HasPrefix(s, "-"):
+		return "−" + s[1:]
+	}
+	return "+" + s
 }
 
 // parallel says whether level c was served in parallel (the server could

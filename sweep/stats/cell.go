@@ -74,7 +74,7 @@ func (g *group) rounds() []pairKey {
 
 // summarize fills the cell's medians, sums and counts from its good windows.
 func (g *group) summarize() {
-	var rps, srps, cpu, p50, p95, p99, faults, rss, ssteal, lsteal, sother, lother, tlb, cal []float64
+	var rps, srps, cpu, p50, p95, p99, faults, rss, ssteal, lsteal, sother, lother, tlb, cal, user, kern, share []float64
 	c := &g.cell
 	for _, round := range g.rounds() {
 		w := g.byRound[round]
@@ -93,6 +93,11 @@ func (g *group) summarize() {
 		if w.ServerOther != nil && w.LoadOther != nil {
 			sother = append(sother, *w.ServerOther)
 			lother = append(lother, *w.LoadOther)
+		}
+		if w.UserUsPerReq != nil && w.KernelUsPerReq != nil && w.KernelShare != nil {
+			user = append(user, *w.UserUsPerReq)
+			kern = append(kern, *w.KernelUsPerReq)
+			share = append(share, *w.KernelShare)
 		}
 		if w.TLBShootdownsPerReq != nil && w.CallIPIsPerReq != nil {
 			tlb = append(tlb, *w.TLBShootdownsPerReq)
@@ -123,6 +128,10 @@ func (g *group) summarize() {
 		s, l := median(sother), median(lother)
 		c.ServerOther, c.LoadOther = &s, &l
 	}
+	if len(user) > 0 {
+		u, k, s := median(user), median(kern), median(share)
+		c.UserUsPerReq, c.KernelUsPerReq, c.KernelShare = &u, &k, &s
+	}
 	if len(tlb) > 0 {
 		t, k := median(tlb), median(cal)
 		c.TLBShootdownsPerReq, c.CallIPIsPerReq = &t, &k
@@ -144,4 +153,24 @@ func windowErrors(w sweep.Window) int64 {
 // clean reports whether the cell had neither errors nor failed windows.
 func (g *group) clean() bool {
 	return g.errors == 0 && g.failed == 0
+}
+
+// splitChange pairs the user/kernel split of cand with base's, like
+// ratios pairs the metrics (same block and round), as differences in µs
+// per request; nil when no pair has the split on both sides.
+func splitChange(cand, base *group) *sweep.SplitChange {
+	var du, dk []float64
+	for _, k := range cand.rounds() {
+		b, ok := base.byRound[k]
+		c := cand.byRound[k]
+		if !ok || b.UserUsPerReq == nil || b.KernelUsPerReq == nil || c.UserUsPerReq == nil || c.KernelUsPerReq == nil {
+			continue
+		}
+		du = append(du, *c.UserUsPerReq-*b.UserUsPerReq)
+		dk = append(dk, *c.KernelUsPerReq-*b.KernelUsPerReq)
+	}
+	if len(du) == 0 {
+		return nil
+	}
+	return &sweep.SplitChange{UserUs: median(du), KernelUs: median(dk), Pairs: len(du)}
 }

@@ -103,6 +103,7 @@ func (r *run) compare() {
 				continue
 			}
 			g.cell.VsBaseline = map[sweep.Metric]sweep.Delta{}
+			g.cell.SplitVsBaseline = splitChange(g, base)
 			series := map[sweep.Metric][]float64{}
 			for _, m := range sweep.Metrics {
 				series[m] = ratios(g, base, m)
