@@ -4,7 +4,7 @@ BIN     := bin/sweep
 PLUGIN  := plugins/hello-wasip1/hello.wasm
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all build plugins test race bench lint tidy-check cross demo clean
+.PHONY: all build plugins test race bench lint tidy-check cross demo clean test-engines
 
 all: build
 
@@ -67,3 +67,9 @@ demo: build
 
 clean:
 	rm -rf bin $(PLUGIN)
+
+# The Slurm job array of engines/README.md, for real, on a one-node Slurm
+# cluster on this machine (root; installs slurm-wlm and munge with apt-get
+# if missing): shards, sweep merge, sweep report. About a minute.
+test-engines: build
+	engines/test.sh

@@ -12,7 +12,7 @@ import (
 var commands = []struct {
 	name, usage string
 }{
-	{"", "sweep -config FILE [-out DIR] [-resume DIR] [-shard i/n] [-dry-run] [-q] [-v]\n                                                                   run a sweep (or shard i of n of its blocks)"},
+	{"", "sweep -config FILE [-out DIR] [-resume DIR] [-shard i/n] [-profile] [-dry-run] [-q] [-v]\n                                                                   run a sweep (or shard i of n of its blocks)"},
 	{"init", "sweep init [-target builtin|command] [FILE]                      write a commented starting config (default sweep.toml; - for stdout)"},
 	{"serve", "sweep serve [flags]                                              the built-in Wasmtime host alone"},
 	{"merge", "sweep merge -out DIR SHARD_DIR...                                combine the shards of one sweep (-shard) into one run directory"},

@@ -37,6 +37,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	dry := fs.Bool("dry-run", false, "print the plan and the estimated wall time, run nothing")
 	quiet := fs.Bool("q", false, "quiet: no progress, only errors and the final line")
 	verbose := fs.Bool("v", false, "verbose: log server starts and restarts")
+	prof := fs.Bool("profile", false, "profile each cell with perf in one more window after the measured ones (analysis.profile)")
 	shardFlag := fs.String("shard", "", "run only shard `i/n` of the plan's blocks (0 ≤ i < n; i = an engine's 0-based array index); combine the shards with sweep merge")
 	if code, ok := parseFlags(fs, "", args, stdout, stderr); !ok {
 		return code
@@ -77,6 +78,9 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	}
 	if cfg.Target.AllowRemote {
 		fmt.Fprintf(stderr, "sweep: warning: %s: target.allow_remote = true: load may go to a non-loopback host (target.url = %q)\n", cfg.Path, cfg.Target.URL)
+	}
+	if *prof {
+		cfg.Analysis.Profile = true
 	}
 	if *dry {
 		printPlan(stdout, cfg, sh)

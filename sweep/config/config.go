@@ -295,6 +295,12 @@ type Run struct {
 
 // Analysis is the [analysis] table.
 type Analysis struct {
+	// Profile (profile) adds, after the measured windows, one window per
+	// cell (the baseline's and every config's, not the A/A twin's or the
+	// reference's) in which perf samples the server's CPUs: a pprof
+	// profile per cell in profiles/ and the CPU by family per request in
+	// summary.md. Default false. Without perf: one warning, no profiles.
+	Profile bool
 	// Objective (objective) is the metric the recommendation optimises:
 	// "cpu_per_req" (default: server CPU per request, lower is better) or
 	// "success_rps" (successful requests per second, higher is better).

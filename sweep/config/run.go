@@ -41,6 +41,7 @@ func (p *parser) analysis(t *table) {
 	a.CliffErrorRate = t.float("cliff_error_rate", 0.001, 0, 1)
 	a.Confidence = t.float("confidence", 0.95, 0.5, 1)
 	a.Resolve = p.fraction(t, "resolve", 0.02)
+	a.Profile = t.boolean("profile", false)
 	levels := p.c.Load.Concurrency
 	if p.err != nil || len(levels) == 0 {
 		return

@@ -147,6 +147,22 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	}
 	prog.finish()
 	r.stopAll()
+	var profWarns []sweep.Warning
+	if c.Analysis.Profile && runErr == nil {
+		blocks := shardBlocks(c, o.Shard)
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "profiling each cell (analysis.profile): one more window of %s per cell, with perf on the server CPUs\n", c.Load.Duration)
+		}
+		var ps []sweep.CellProfile
+		ps, profWarns = r.profileCells(ctx, blocks)
+		r.stopAll()
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "profiles: %d cells in %s\n", len(ps), filepath.Join(o.Dir, rundir.ProfilesDir))
+		}
+		for _, w := range profWarns {
+			o.Log.Warn(w.Message)
+		}
+	}
 	if r.pinned != nil {
 		env.ServerPinned = r.pinned.String()
 	}
@@ -154,6 +170,10 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	out.Planned = schedule.Measured(steps)
 	// Whatever happened, summarise what is on disk.
 	s, sumErr := WriteSummary(o.Dir, c, env, steps, o.Shard)
+	if sumErr == nil && len(profWarns) > 0 {
+		s.Warnings = append(s.Warnings, profWarns...)
+		sumErr = rundir.WriteSummary(o.Dir, s)
+	}
 	if sumErr != nil && runErr == nil {
 		runErr = sumErr
 	}

@@ -35,8 +35,15 @@ func Render(dir string) error {
 	if err != nil {
 		return err
 	}
+	ps, err := ReadProfiles(dir)
+	if err != nil {
+		return err
+	}
 	var md, csv, cells, bench bytes.Buffer
 	if err := Markdown(&md, s, charts); err != nil {
+		return err
+	}
+	if err := Profiles(&md, ps); err != nil {
 		return err
 	}
 	if err := CSV(&csv, ws); err != nil {
