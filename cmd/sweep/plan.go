@@ -20,9 +20,12 @@ import (
 const (
 	startOverhead = 300 * time.Millisecond // start + readiness check of one server
 	// restartOverhead is the start of a fresh server per window with
-	// restarts = "round": grid.toml took 289 s for 270 s of measuring and
-	// warming, over 180 starts (2026-12-03).
-	restartOverhead = 100 * time.Millisecond
+	// restarts = "round", beyond the window's warmup and step overhead:
+	// ~105 ms per window in grid.toml (289 s for 270 s of measuring and
+	// warming over 180 windows, 2026-12-03), ~30–70 ms in
+	// bench/blocks48.toml (103.7 s and 113.0 s for 96.8 s over 236
+	// windows, 2026-12-06); 60 ms puts both within 10%.
+	restartOverhead = 60 * time.Millisecond
 	stepOverhead    = 10 * time.Millisecond // probes, generator setup, results append
 )
 

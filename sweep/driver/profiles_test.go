@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -160,5 +161,47 @@ func TestProfileOff(t *testing.T) {
 	}
 	if n != 1 || !s.Complete {
 		t.Errorf("without perf: %d no_profile warnings, complete %v; want 1 and a complete run (%+v)", n, s.Complete, s.Warnings)
+	}
+}
+
+// TestProfileCommandTarget: a command target's server is profiled by its
+// PID like the built-in host (issue 19, item 4): the Go burner, whose
+// handler spins, gets a profile of its own samples whose largest family
+// is user code, not the kernel.
+func TestProfileCommandTarget(t *testing.T) {
+	if err := profile.Check(t.Context()); err != nil {
+		t.Skip(err)
+	}
+	dir, _, _ := run(t, fmt.Sprintf(`
+name = "profile-command"
+[target]
+kind = "command"
+command = [%q, "-port", "{{port}}", "-burn", "{{burn}}"]
+url = "http://127.0.0.1:{{port}}/"
+[grid]
+burn = ["500us", "1ms"]
+[load]
+concurrency = [1]
+warmup = "200ms"
+duration = "1s"
+rounds = 2
+aa = false
+[analysis]
+profile = true
+`, bins.burner))
+	ps, err := report.ReadProfiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 2 {
+		t.Fatalf("%d profiles, want 2", len(ps))
+	}
+	for _, p := range ps {
+		if p.Samples == 0 || len(p.Families) == 0 {
+			t.Fatalf("%s: %d samples, %d families", p.Config, p.Samples, len(p.Families))
+		}
+		if top := p.Families[0].Name; top != profile.GoRuntime && top != profile.OtherUser {
+			t.Errorf("%s: largest family %q (%+v), want the burner's user code", p.Config, top, p.Families)
+		}
 	}
 }
