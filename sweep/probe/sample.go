@@ -114,7 +114,6 @@ type Delta struct {
 	Wall, CPU        time.Duration
 	Source           string        // SourceClock when both samples had it, else SourceProcStat
 	User, Sys        time.Duration // utime and stime deltas (ticks): the split of CPU
-	StatCPU          time.Duration // utime+stime delta (ticks), to check CPU against
 	MinorFaults      int64
 	VolCtxSwitches   int64
 	InvolCtxSwitches int64
@@ -131,7 +130,6 @@ func Diff(before, after Sample) Delta {
 		Source:           SourceProcStat,
 		User:             after.StatUser - before.StatUser,
 		Sys:              after.StatSys - before.StatSys,
-		StatCPU:          after.StatCPU - before.StatCPU,
 		MinorFaults:      after.MinorFaults - before.MinorFaults,
 		VolCtxSwitches:   after.VolCtxSwitches - before.VolCtxSwitches,
 		InvolCtxSwitches: after.InvolCtxSwitches - before.InvolCtxSwitches,
@@ -154,7 +152,6 @@ func (d *Delta) Add(e Delta) {
 	d.CPU += e.CPU
 	d.User += e.User
 	d.Sys += e.Sys
-	d.StatCPU += e.StatCPU
 	d.MinorFaults += e.MinorFaults
 	d.VolCtxSwitches += e.VolCtxSwitches
 	d.InvolCtxSwitches += e.InvolCtxSwitches

@@ -13,7 +13,6 @@
 //	profile.Record(ctx, []int{0}, time.Second, "perf.data") // while the load runs
 //	p, _ := profile.Convert(ctx, "perf.data", pid)          // pprof, for go tool pprof
 //	fams := profile.Families(p)                             // one line per family
-//	profile.Diff(profile.PerRequest(base, n), profile.PerRequest(cand, m))
 //
 // Convert must run while the profiled binaries are still on disk: perf
 // script reads their symbol tables, and frames of a deleted binary come out

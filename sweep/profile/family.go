@@ -231,3 +231,12 @@ func isGoSymbol(name string) bool {
 	}
 	return true
 }
+
+// familyRank is name's position in FamilyNames, after all of them when it
+// is not a known family.
+func familyRank(name string) int {
+	if i := slices.Index(FamilyNames, name); i >= 0 {
+		return i
+	}
+	return len(FamilyNames)
+}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -116,13 +117,7 @@ func familyDiff(base, cand sweep.CellProfile) string {
 		names = append(names, n)
 	}
 	slices.SortFunc(names, func(a, b string) int {
-		if d := math.Abs(per[b]) - math.Abs(per[a]); d != 0 {
-			if d > 0 {
-				return 1
-			}
-			return -1
-		}
-		return strings.Compare(a, b)
+		return cmp.Or(cmp.Compare(math.Abs(per[b]), math.Abs(per[a])), strings.Compare(a, b))
 	})
 	var parts []string
 	for i, n := range names {
