@@ -137,6 +137,10 @@ type Cell struct {
 	MinorFaultsPerReq float64 `json:"minor_faults_per_req"`
 	RSSBytes          int64   `json:"rss_bytes"`
 	GeneratorBound    int     `json:"generator_bound_windows"`
+
+	// CellMemory: peak, settled and reserved memory, their changes vs
+	// the baseline, the warm-slot estimate and the budgets exceeded.
+	CellMemory
 	// ServerSteal and LoadSteal are the medians over the windows of the
 	// share of the server and load CPUs' time the hypervisor stole
 	// (Window.ServerSteal, Window.LoadSteal).

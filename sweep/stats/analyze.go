@@ -94,6 +94,7 @@ func Analyze(ws []sweep.Window, o Options) Analysis {
 	r.o = withDefaults(r.o, r.levels)
 	r.group(ws)
 	r.compare()
+	r.compareMemory()
 	refs := r.reference()
 	cliffs := r.cliffs()
 	r.cellWarnings()
