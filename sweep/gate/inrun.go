@@ -87,6 +87,7 @@ func Check(s sweep.Summary, ws []sweep.Window, candidate string, th Thresholds) 
 		Baseline: s.Baseline, AA: s.AAConfig, CliffRate: s.Plan.CliffRate,
 		TargetConcurrency: s.Plan.TargetConc, Objective: s.Plan.Objective,
 		Confidence: s.Plan.Confidence, SameProcess: s.Plan.Restarts == sweep.RestartsNever,
+		MaxRSS: s.Plan.MaxRSS, MaxReserved: s.Plan.MaxReserved,
 	})
 	if !s.Complete {
 		g.Notes = append(g.Notes, fmt.Sprintf("the run is incomplete: %d of %d windows measured", s.Plan.Measured, s.Plan.Windows))

@@ -103,6 +103,7 @@ func (r *run) compareMemory() {
 			}
 		}
 	}
+	r.markBudgets()
 }
 
 // warmEstimate is the cell's warm-slot estimate (medians over the windows
