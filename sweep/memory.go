@@ -1,5 +1,7 @@
 package sweep
 
+import "fmt"
+
 // MemoryMetric names a memory figure of the server process: a key of
 // Cell.MemoryVsBaseline, and a figure of every Window and Cell. Memory
 // metrics are described and gated (sweep check -rss), never part of the
@@ -8,8 +10,8 @@ type MemoryMetric string
 
 // The memory metrics.
 const (
-	// MemRSS is the resident set at the end of the window, under load
-	// (Window.RSSBytes): the RSS of summary.md, memory.png and
+	// MemRSS is the resident set at the end of the window, read as its
+	// load stops (Window.RSSBytes): the RSS of summary.md, memory.png and
 	// analysis.max_rss.
 	MemRSS MemoryMetric = "rss_bytes"
 	// MemRSSPeak is the most the resident set reached during the window
@@ -158,4 +160,25 @@ type MemoryEstimate struct {
 	ChangeMiB         *float64 `json:"change_mib,omitempty"`
 	MeasuredMiB       *float64 `json:"measured_change_mib,omitempty"`
 	Gap               string   `json:"gap,omitempty"`
+}
+
+// MiBText formats bytes in MiB for people: "41.2 MiB"; from 10 GiB on in
+// GiB ("4035 GiB"), the scale of reserved address space.
+func MiBText(b int64) string {
+	if b >= 10<<30 {
+		return fmt.Sprintf("%.0f GiB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%.1f MiB", float64(b)/MiB)
+}
+
+// MiBChange formats a signed change in MiB: "+2.1 MiB", "−0.4 MiB".
+func MiBChange(x float64) string {
+	s := fmt.Sprintf("%.1f MiB", x)
+	switch {
+	case s == "-0.0 MiB" || s == "0.0 MiB":
+		return "0.0 MiB"
+	case x > 0:
+		return "+" + s
+	}
+	return "\u2212" + s[1:]
 }

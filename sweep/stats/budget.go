@@ -28,19 +28,10 @@ func overBudget(c sweep.Cell, maxRSS, maxReserved int64) []string {
 			continue
 		}
 		if v, ok := c.Memory(b.metric); ok && v > b.limit {
-			out = append(out, fmt.Sprintf("%s %s > %s %s", b.metric.Label(), MiBText(v), b.key, MiBText(b.limit)))
+			out = append(out, fmt.Sprintf("%s %s > %s %s", b.metric.Label(), sweep.MiBText(v), b.key, sweep.MiBText(b.limit)))
 		}
 	}
 	return out
-}
-
-// MiBText formats bytes in MiB for people: "41.2 MiB"; from 10 GiB on in
-// GiB ("4035 GiB"), the scale of reserved address space.
-func MiBText(b int64) string {
-	if b >= 10<<30 {
-		return fmt.Sprintf("%.0f GiB", float64(b)/(1<<30))
-	}
-	return fmt.Sprintf("%.1f MiB", float64(b)/sweep.MiB)
 }
 
 // budgetExcluded names the configs over a budget at level conc (neither
@@ -66,24 +57,12 @@ func memoryCost(c sweep.Cell, metric sweep.Metric, change float64) (string, *flo
 	if !ok {
 		return "", nil
 	}
-	s := fmt.Sprintf("%s %s for %s RSS at c=%d", Percent(change), metric.Label(), MiBChange(ch.MedianMiB), c.Concurrency)
+	s := fmt.Sprintf("%s %s for %s RSS at c=%d", Percent(change), metric.Label(), sweep.MiBChange(ch.MedianMiB), c.Concurrency)
 	if ch.CILowMiB != nil && ch.CIHighMiB != nil {
-		s += fmt.Sprintf(" (RSS change %s … %s at %s)", MiBChange(*ch.CILowMiB), MiBChange(*ch.CIHighMiB), confidenceText(ch.Confidence))
+		s += fmt.Sprintf(" (RSS change %s … %s at %s)", sweep.MiBChange(*ch.CILowMiB), sweep.MiBChange(*ch.CIHighMiB), confidenceText(ch.Confidence))
 	}
 	v := ch.MedianMiB
 	return s, &v
-}
-
-// MiBChange formats a signed change in MiB: "+2.1 MiB", "−0.4 MiB".
-func MiBChange(x float64) string {
-	s := fmt.Sprintf("%.1f MiB", x)
-	switch {
-	case s == "-0.0 MiB" || s == "0.0 MiB":
-		return "0.0 MiB"
-	case x > 0:
-		return "+" + s
-	}
-	return "\u2212" + s[1:]
 }
 
 // budgetNote is the recommendation's sentence on the budgets: the configs

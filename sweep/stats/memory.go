@@ -156,7 +156,7 @@ func warmEstimate(g, base *group) *sweep.MemoryEstimate {
 func gapWords(est, measured float64) string {
 	gap := measured - est
 	if math.Abs(gap) <= math.Max(1, 0.2*math.Abs(est)) {
-		return fmt.Sprintf("as estimated: measured %+.1f MiB, estimate %+.1f MiB", measured, est)
+		return fmt.Sprintf("as estimated, %.1f MiB apart", math.Abs(gap))
 	}
 	if gap > 0 {
 		return fmt.Sprintf("%.1f MiB more than keep_resident × warm slots: the rest is memory outside the warm slots' linear memories (e.g. the host's Go heap, which grows with the request rate; tables, stacks)", gap)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/results"
 )
 
 // rssMiB sets the window's RSS at its end, and its settled RSS, to x MiB
@@ -110,7 +111,7 @@ func TestWarmEstimate(t *testing.T) {
 		slots         int64
 		gap           string
 	}{
-		{"kr=1MiB", 12, 13, 12, "as estimated"},
+		{"kr=1MiB", 12, 13, 12, "as estimated, 1.0 MiB apart"},
 		{"kr=4MiB", 64, 28, 16, "36.0 MiB less than keep_resident × warm slots"},
 	} {
 		e := cellOf(t, a, tc.config, 16).Estimate
@@ -126,5 +127,42 @@ func TestWarmEstimate(t *testing.T) {
 	}
 	if e := cellOf(t, Analyze(memGrid(), Options{}), "kr=1MiB", 16).Estimate; e != nil {
 		t.Errorf("estimate without the host's counters: %+v", e)
+	}
+}
+
+// TestMemoryBudgetRealRun analyses a real run of configs/memory.toml
+// (reports/memory-example: the built-in host, 4 MiB dirtied per request,
+// keep_resident 0 / 1MiB / 4MiB at c = 1 and 16, 2026-12-07) with and
+// without analysis.max_rss between the RSS of 1MiB and of 4MiB at c=16:
+// 4MiB is the cheapest by CPU, and the budget moves the pick to 1MiB and
+// names 4MiB as excluded.
+func TestMemoryBudgetRealRun(t *testing.T) {
+	ws, err := results.Read("../../reports/memory-example/results.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		kr0, kr1, kr4 = "linear_memory_keep_resident=0", "linear_memory_keep_resident=1MiB", "linear_memory_keep_resident=4MiB"
+	)
+	o := Options{Baseline: kr0, AA: kr0 + " [A/A]"}
+	free := Analyze(ws, o)
+	if r := free.Recommendation; r == nil || r.Config != kr4 || len(r.Excluded) > 0 {
+		t.Fatalf("without a budget: %+v, want %s", r, kr4)
+	}
+	rss1, rss4 := cellOf(t, free, kr1, 16).RSSBytes, cellOf(t, free, kr4, 16).RSSBytes
+	if rss1 >= rss4 {
+		t.Fatalf("RSS at c=16: 1MiB %d, 4MiB %d: the fixture no longer has 4MiB above 1MiB", rss1, rss4)
+	}
+	o.MaxRSS = (rss1 + rss4) / 2
+	a := Analyze(ws, o)
+	r := a.Recommendation
+	if r == nil || r.Config != kr1 || len(r.Excluded) != 1 || !strings.HasPrefix(r.Excluded[0], kr4+" (RSS ") {
+		t.Fatalf("with max_rss %s: %+v, want %s with %s excluded", sweep.MiBText(o.MaxRSS), r, kr1, kr4)
+	}
+	if !strings.Contains(r.Reason, "over the memory budget, not recommended: "+kr4) || !strings.Contains(r.Cost, "RSS at c=16") {
+		t.Errorf("reason %q, cost %q", r.Reason, r.Cost)
+	}
+	if c := cellOf(t, a, kr4, 16); len(c.OverBudget) != 1 {
+		t.Errorf("4MiB at c=16 over budget: %q", c.OverBudget)
 	}
 }
