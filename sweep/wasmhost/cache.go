@@ -3,12 +3,14 @@ package wasmhost
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/sweep-dev/sweep/sweep/setting"
 	"github.com/sweep-dev/sweep/sweep/version"
@@ -17,8 +19,9 @@ import (
 // CacheDirEnv overrides the compile cache's directory; "off" disables it.
 const CacheDirEnv = "SWEEP_CACHE_DIR"
 
-// cacheMagic starts every cache entry; the SHA-256 of the artifact follows.
-const cacheMagic = "sweep compiled artifact 1\n"
+// cacheMagic starts every cache entry; the compile's duration (8 bytes,
+// little-endian nanoseconds) and the SHA-256 of the artifact follow.
+const cacheMagic = "sweep compiled artifact 2\n"
 
 // Cache keeps compiled plugins on disk, so that a plugin is compiled once
 // and not at every server start: a big component takes minutes to
@@ -69,35 +72,38 @@ func (c Cache) path(key string) string { return filepath.Join(c.Dir, key+".cwasm
 // errNoEntry means the cache has no usable entry (or is off).
 var errNoEntry = errors.New("no cache entry")
 
-// load returns the artifact stored under key after checking its hash. A
-// corrupt entry is removed and reported as errNoEntry.
-func (c Cache) load(key string) ([]byte, error) {
+// load returns the artifact stored under key, after checking its hash,
+// and how long its compile took. A corrupt entry is removed and reported
+// as errNoEntry.
+func (c Cache) load(key string) ([]byte, time.Duration, error) {
 	if c.Dir == "" {
-		return nil, errNoEntry
+		return nil, 0, errNoEntry
 	}
 	data, err := os.ReadFile(c.path(key))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, errNoEntry
+		return nil, 0, errNoEntry
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	head := len(cacheMagic) + sha256.Size
-	if len(data) < head || string(data[:len(cacheMagic)]) != cacheMagic {
+	at := len(cacheMagic)
+	head := at + 8 + sha256.Size
+	if len(data) < head || string(data[:at]) != cacheMagic {
 		c.drop(key)
-		return nil, errNoEntry
+		return nil, 0, errNoEntry
 	}
+	took := time.Duration(binary.LittleEndian.Uint64(data[at:]))
 	sum := sha256.Sum256(data[head:])
-	if !bytes.Equal(sum[:], data[len(cacheMagic):head]) {
+	if !bytes.Equal(sum[:], data[at+8:head]) {
 		c.drop(key)
-		return nil, errNoEntry
+		return nil, 0, errNoEntry
 	}
-	return data[head:], nil
+	return data[head:], took, nil
 }
 
 // store writes an entry atomically (a temporary file renamed into place),
 // so that concurrent servers never read half an entry.
-func (c Cache) store(key string, artifact []byte) error {
+func (c Cache) store(key string, artifact []byte, took time.Duration) error {
 	if c.Dir == "" || artifact == nil {
 		return nil
 	}
@@ -109,7 +115,8 @@ func (c Cache) store(key string, artifact []byte) error {
 		return err
 	}
 	sum := sha256.Sum256(artifact)
-	_, err = f.Write(append(append([]byte(cacheMagic), sum[:]...), artifact...))
+	head := binary.LittleEndian.AppendUint64([]byte(cacheMagic), uint64(took))
+	_, err = f.Write(append(append(head, sum[:]...), artifact...))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -15,7 +15,7 @@ import (
 // serialized artifact.
 func (h *Host) compileCached(name string, wasm []byte, component bool, deserialize func([]byte) error, compile func() ([]byte, error)) error {
 	key := cacheKey(wasm, &h.settings, component)
-	if data, err := h.cache.load(key); err == nil {
+	if data, took, err := h.cache.load(key); err == nil {
 		start := time.Now()
 		err := deserialize(data)
 		var le *LimitError
@@ -23,6 +23,7 @@ func (h *Host) compileCached(name string, wasm []byte, component bool, deseriali
 		case err == nil:
 			h.info.Cached = true
 			h.info.LoadTime = time.Since(start)
+			h.info.CompileTime = took
 			return nil
 		case errors.As(err, &le):
 			return err // the entry is good; the settings refuse it
@@ -31,13 +32,17 @@ func (h *Host) compileCached(name string, wasm []byte, component bool, deseriali
 	}
 	h.logger.Info("compiling plugin", "plugin", name, "bytes", len(wasm), "cache", h.cache.Dir)
 	start := time.Now()
+	if h.compiling != nil {
+		done := h.compiling(name, len(wasm))
+		defer done()
+	}
 	art, err := compile()
 	h.info.CompileTime = time.Since(start)
 	h.info.LoadTime = h.info.CompileTime
 	if err != nil {
 		return err
 	}
-	if err := h.cache.store(key, art); err != nil {
+	if err := h.cache.store(key, art, h.info.CompileTime); err != nil {
 		h.logger.Warn("compile cache not written", "plugin", name, "err", err)
 	}
 	return nil

@@ -44,6 +44,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Cache keeps compiled plugin files; DefaultCache() when nil.
 	Cache *Cache
+	// Compiling, if set, is told when a plugin file is being compiled
+	// (not found in the cache; a big component takes minutes), and the
+	// function it returns when the compile is over.
+	Compiling func(plugin string, bytes int) (done func())
 }
 
 // Host is a Wasmtime host serving one plugin: one engine with the pooling
@@ -55,10 +59,11 @@ type Host struct {
 	maxBody  int64
 	logger   *slog.Logger
 
-	engine *wasmtime.Engine
-	name   string
-	cache  Cache
-	info   Info
+	engine    *wasmtime.Engine
+	name      string
+	cache     Cache
+	compiling func(plugin string, bytes int) (done func())
+	info      Info
 	// A core plugin has plugin, linker and pre; a component plugin comp.
 	linker *wasmtime.Linker
 	plugin *plugin
@@ -93,11 +98,12 @@ type Host struct {
 // that it can be instantiated under those settings.
 func New(opts Options) (*Host, error) {
 	h := &Host{
-		settings: opts.Settings,
-		timeout:  opts.Timeout,
-		maxBody:  opts.MaxBodyBytes,
-		logger:   opts.Logger,
-		name:     opts.Plugin,
+		settings:  opts.Settings,
+		timeout:   opts.Timeout,
+		maxBody:   opts.MaxBodyBytes,
+		logger:    opts.Logger,
+		name:      opts.Plugin,
+		compiling: opts.Compiling,
 	}
 	if h.name == "" {
 		h.name = Workload

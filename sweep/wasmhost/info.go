@@ -15,8 +15,9 @@ type Info struct {
 	// own (not imported) memories and tables. For a component: Wasmtime's
 	// own count, measured by Needs.
 	CoreInstances, Memories, Tables int
-	// CompileTime is how long the compile took; zero when the plugin came
-	// from the compile cache (Cached), whose load took LoadTime.
+	// CompileTime is how long the compile took (when the plugin came from
+	// the compile cache, Cached, the compile that filled it); LoadTime what
+	// this load took.
 	CompileTime, LoadTime time.Duration
 	Cached                bool
 	// Imports and Exports are a component's top-level names.
