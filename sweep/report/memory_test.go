@@ -42,6 +42,31 @@ func TestMemoryReport(t *testing.T) {
 	}
 }
 
+// TestMemoryBudgetReport renders the same grid run with analysis.max_rss
+// = "56MiB" (testdata/memory-budget, a copy of
+// reports/memory-budget-example): memory.png draws the budget line, and
+// summary.md recommends 1MiB and names 4MiB as over the budget.
+func TestMemoryBudgetReport(t *testing.T) {
+	dir := copyRun(t, "memory-budget")
+	if err := Render(dir); err != nil {
+		t.Fatal(err)
+	}
+	checkPNG(t, filepath.Join(dir, ChartMemory), filepath.Join("testdata", "golden", "memory-budget", ChartMemory))
+	md, err := os.ReadFile(filepath.Join(dir, SummaryMD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, re := range []string{
+		"\\*\\*Use `linear_memory_keep_resident=1MiB`\\*\\*",
+		`Over the memory budget \(analysis.max_rss = 56.0 MiB\), not recommended: linear_memory_keep_resident=4MiB \(RSS [0-9.]+ MiB > max_rss 56.0 MiB\)`,
+		"`linear_memory_keep_resident=4MiB` \\(over budget: RSS [0-9.]+ MiB > max_rss 56.0 MiB\\) \\|",
+	} {
+		if !regexp.MustCompile(re).Match(md) {
+			t.Errorf("summary.md does not match %s", re)
+		}
+	}
+}
+
 // TestMemoryPoints checks the Pareto front of memory.png: a config is on
 // it unless another one is at most as costly in both CPU and RSS and
 // cheaper in one; the A/A twin is no point of its own.
