@@ -159,7 +159,7 @@ func gapWords(est, measured float64) string {
 		return fmt.Sprintf("as estimated, %.1f MiB apart", math.Abs(gap))
 	}
 	if gap > 0 {
-		return fmt.Sprintf("%.1f MiB more than keep_resident × warm slots: the rest is memory outside the warm slots' linear memories (e.g. the host's Go heap, which grows with the request rate; tables, stacks)", gap)
+		return fmt.Sprintf("%.1f MiB more than keep_resident × warm slots: memory outside the warm slots' linear memories (e.g. the host's Go heap, which grows with the request rate; tables, stacks), or more slots kept warm than the high-water mark", gap)
 	}
 	return fmt.Sprintf("%.1f MiB less than keep_resident × warm slots: a warm slot keeps only the pages requests dirtied within keep_resident (touch plus the plugin's own), and slots past max_unused_warm_slots are decommitted", -gap)
 }
