@@ -48,6 +48,17 @@ func (f fraction) Set(s string) error {
 	return nil
 }
 
+// optional is a fraction flag that is off at 0: its usage shows no
+// default then.
+type optional struct{ fraction }
+
+func (o optional) String() string {
+	if o.v == nil || *o.v == 0 {
+		return ""
+	}
+	return o.fraction.String()
+}
+
 // runCheck is `sweep check RUN_DIR` (the in-run gate: a candidate vs the
 // baseline of one run, paired) and `sweep check -baseline OLD NEW` (two
 // runs, unpaired). Exit 1 on a regression, 2 on bad usage or runs that
@@ -65,7 +76,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fs.Var(fraction{&v}, f.name, "regression threshold for "+f.what+" (a percentage or a fraction below 1, e.g. 2% or 0.02)")
 	}
 	var rss float64
-	fs.Var(fraction{&rss}, "rss", "in one run: regression threshold for the server's RSS (at the end of the windows), as a share of the baseline's, e.g. 10%; not judged unless given")
+	fs.Var(optional{fraction{&rss}}, "rss", "in one run: regression threshold for the server's RSS (at the end of the windows), as a share of the baseline's, e.g. 10%; not judged unless given")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	asMD := fs.Bool("markdown", false, "print the result as a Markdown table (for a pull-request comment)")
 	if code, ok := parseFlags(fs, "check", args, stdout, stderr); !ok {
