@@ -77,16 +77,23 @@ test-engines: build
 # Component plugins (plugins/README.md). npm installs the pinned jco and
 # componentize-js into plugins/node_modules (plugins/package-lock.json);
 # Node 20 or later. `components` is quick (~15 s from clean, most of it
-# npm ci) and goes into CI; `js-plugin` runs componentize-js (StarlingMonkey
-# + Wizer, ~12 s wall and ~20 s CPU here, ~800 MB RSS) and stays out of the
-# default CI. `js-plugin-check` runs the JS plugin once under node (jco
-# transpile), a sanity check only: the real tests run it on Wasmtime.
+# npm ci) and goes into CI. `js-plugin` runs componentize-js twice
+# (StarlingMonkey + Wizer, ~10 s wall and ~8 s CPU each here, ~800 MB RSS)
+# and stays out of the default CI: handler.wasm keeps componentize-js's
+# default WASI features (stdio, random, clocks: it imports wasi:cli, io,
+# clocks, filesystem, random through the preview-1 adapter, 4 core
+# instances per instantiation); handler-pure.wasm disables them all and
+# imports nothing (1 core instance; an uncaught JS error traps). Neither
+# imports wasi:http. `js-plugin-check` runs both once under node (jco
+# transpile), a sanity check only: the real tests run them on Wasmtime.
 NPM             ?= npm
 PLUGINS_NPM     := plugins/node_modules/.package-lock.json
 JCO             := plugins/node_modules/.bin/jco
 COMPONENTIZE_JS := plugins/node_modules/.bin/componentize-js
 HELLO_COMPONENT := plugins/hello-wasip1/hello.component.wasm
 JS_PLUGIN       := plugins/js-handler/handler.wasm
+JS_PLUGIN_PURE  := plugins/js-handler/handler-pure.wasm
+JS_PLUGIN_DEPS  := plugins/js-handler/handler.js plugins/wit/plugin.wit $(PLUGINS_NPM)
 
 .PHONY: components js-plugin js-plugin-check clean-components
 
@@ -102,18 +109,23 @@ $(PLUGINS_NPM): plugins/package.json plugins/package-lock.json
 $(HELLO_COMPONENT): $(PLUGIN) $(PLUGINS_NPM)
 	$(JCO) new $(PLUGIN) --wasi-command -o $@
 
-js-plugin: $(JS_PLUGIN)
+js-plugin: $(JS_PLUGIN) $(JS_PLUGIN_PURE)
 
-# World `plugin` of plugins/wit/plugin.wit; http and fetch-event disabled
-# so that the component imports no wasi:http.
-$(JS_PLUGIN): plugins/js-handler/handler.js plugins/wit/plugin.wit $(PLUGINS_NPM)
+# World `plugin` of plugins/wit/plugin.wit.
+$(JS_PLUGIN): $(JS_PLUGIN_DEPS)
 	$(COMPONENTIZE_JS) plugins/js-handler/handler.js --wit plugins/wit/plugin.wit \
 		--world-name plugin --disable http fetch-event -o $@
 
-js-plugin-check: $(JS_PLUGIN)
-	rm -rf plugins/build/js-handler-transpiled
-	$(JCO) transpile $(JS_PLUGIN) -q -o plugins/build/js-handler-transpiled
-	node plugins/js-handler/smoke.mjs
+$(JS_PLUGIN_PURE): $(JS_PLUGIN_DEPS)
+	$(COMPONENTIZE_JS) plugins/js-handler/handler.js --wit plugins/wit/plugin.wit \
+		--world-name plugin --disable http fetch-event stdio random clocks -o $@
+
+js-plugin-check: $(JS_PLUGIN) $(JS_PLUGIN_PURE)
+	rm -rf plugins/build/js-handler plugins/build/js-handler-pure
+	$(JCO) transpile $(JS_PLUGIN) -q -o plugins/build/js-handler
+	$(JCO) transpile $(JS_PLUGIN_PURE) -q -o plugins/build/js-handler-pure
+	node plugins/js-handler/smoke.mjs ../build/js-handler/handler.js
+	node plugins/js-handler/smoke.mjs ../build/js-handler-pure/handler-pure.js
 
 clean-components:
-	rm -rf plugins/node_modules plugins/build $(HELLO_COMPONENT) $(JS_PLUGIN)
+	rm -rf plugins/node_modules plugins/build $(HELLO_COMPONENT) $(JS_PLUGIN) $(JS_PLUGIN_PURE)
