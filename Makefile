@@ -85,7 +85,8 @@ test-engines: build
 # instances per instantiation); handler-pure.wasm disables them all and
 # imports nothing (1 core instance; an uncaught JS error traps). Neither
 # imports wasi:http. `js-plugin-check` runs both once under node (jco
-# transpile), a sanity check only: the real tests run them on Wasmtime.
+# transpile), a sanity check only: the real tests run them on Wasmtime
+# (`test-js`: the guests' tests with the guests required).
 NPM             ?= npm
 PLUGINS_NPM     := plugins/node_modules/.package-lock.json
 JCO             := plugins/node_modules/.bin/jco
@@ -95,7 +96,7 @@ JS_PLUGIN       := plugins/js-handler/handler.wasm
 JS_PLUGIN_PURE  := plugins/js-handler/handler-pure.wasm
 JS_PLUGIN_DEPS  := plugins/js-handler/handler.js plugins/wit/plugin.wit $(PLUGINS_NPM)
 
-.PHONY: components js-plugin js-plugin-check clean-components
+.PHONY: components js-plugin js-plugin-check test-js clean-components
 
 components: $(HELLO_COMPONENT)
 
@@ -126,6 +127,11 @@ js-plugin-check: $(JS_PLUGIN) $(JS_PLUGIN_PURE)
 	$(JCO) transpile $(JS_PLUGIN_PURE) -q -o plugins/build/js-handler-pure
 	node plugins/js-handler/smoke.mjs ../build/js-handler/handler.js
 	node plugins/js-handler/smoke.mjs ../build/js-handler-pure/handler-pure.js
+
+# The tests that need the built guests, required rather than skipped.
+test-js: components js-plugin
+	SWEEP_REQUIRE_COMPONENTS=1 SWEEP_REQUIRE_JS=1 $(GO) test -count=1 -p 1 \
+		-run 'TestRunComponent|TestJSPlugin|TestExampleConfigs' ./sweep/wasmhost/ ./sweep/config/
 
 clean-components:
 	rm -rf plugins/node_modules plugins/build $(HELLO_COMPONENT) $(JS_PLUGIN) $(JS_PLUGIN_PURE)
