@@ -22,9 +22,12 @@ $(PLUGIN): plugins/hello-wasip1/*.go
 # The test command README.md gives and .ci/run runs. -p 1: one package's
 # tests at a time, so that no other test binary shares the CPUs while the
 # driver's tests measure real servers (a CI run failed on that noise).
-test:
+# It builds the component guests first (npm; about 30 s from clean) and
+# requires them: the tests on the real hello and JavaScript components
+# fail rather than skip when they are missing.
+test: components js-plugin
 	$(GO) vet ./...
-	$(GO) test -count=1 -p 1 ./...
+	SWEEP_REQUIRE_COMPONENTS=1 SWEEP_REQUIRE_JS=1 $(GO) test -count=1 -p 1 ./...
 
 # The commands that need neither Linux nor cgo (report, check, init,
 # version, help) build for macOS and Windows without a C toolchain.
