@@ -1,0 +1,170 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/race"
+	"github.com/sweep-dev/sweep/sweep/schedule"
+	"github.com/sweep-dev/sweep/sweep/stats"
+)
+
+// racer runs load.rounds = "race": race rounds at the target level, each
+// block with surviving configs measured with its baseline, A/A twin (and
+// reference), its slot order rotated like Plan's; after each round the
+// race (package race) drops the configs shown worse and the infeasible
+// ones. Then the finalists are confirmed: fresh rounds at every level,
+// numbered from load.max_rounds on, in one block with the baseline and
+// its twin. Windows already in results.jsonl are not measured again and
+// the decisions are replayed from them, so -resume makes the same ones.
+type racer struct {
+	c      *config.Config
+	blocks [][]schedule.Slot
+	done   map[sweep.WindowKey]bool
+	r      schedule.Runner
+	emit   func(sweep.Window) error
+	ws     *[]sweep.Window
+	prog   *progress
+	start  time.Time
+}
+
+// ConfirmRounds is the confirmation's rounds per level for n finalists
+// other than the baseline: one more than the fewest pairs with which the
+// signed-rank test can reach Holm's strictest level at the confirmation's
+// share of the error budget.
+func ConfirmRounds(c *config.Config, n int) int {
+	m := max(1, n*len(c.Load.Concurrency)*3)
+	return stats.MinPairs(race.Split(c.Analysis.Confidence).Confirm/float64(m)) + 1
+}
+
+func (a *racer) run(ctx context.Context) ([]schedule.Step, error) {
+	c := a.c
+	s, err := newRaceState(c)
+	if err != nil {
+		return nil, err
+	}
+	var all []schedule.Step
+	windows := 0
+	measured := func(w sweep.Window) error { windows++; return a.emit(w) }
+	raceEmit := func(w sweep.Window) error { w.Race = true; return measured(w) }
+	confirmSlots := len(a.confirmSlots(c.Analysis.Finalists)) // at most
+	reserve := len(c.Load.Concurrency) * ConfirmRounds(c, c.Analysis.Finalists) * confirmSlots
+	for k := 0; s.r.Stop().Reason == ""; k++ {
+		steps := a.round(s.r, k)
+		if c.Run.Budget > 0 && windows > 0 {
+			per := time.Since(a.start) / time.Duration(windows)
+			if time.Since(a.start)+time.Duration(len(steps)+reserve)*per > c.Run.Budget {
+				s.r.Halt(race.StopBudget)
+				break
+			}
+		}
+		all = append(all, steps...)
+		if err := schedule.Execute(ctx, steps, a.done, a.r, raceEmit); err != nil {
+			return all, err
+		}
+		if _, err := s.advance(c, *a.ws, k); err != nil {
+			return all, err
+		}
+		a.prog.note(raceText(s.r), "")
+	}
+	st := s.r.Stop()
+	a.prog.note("", fmt.Sprintf("race at c=%d stopped after %d rounds (%s): %s", c.Analysis.TargetConcurrency, st.Round, st.Reason, raceText(s.r)))
+	fin := a.confirmSlots(0, s.r.Finalists()...)
+	n := 0
+	for _, sl := range fin {
+		if !sl.Baseline && !sl.AA && !sl.Reference {
+			n++
+		}
+	}
+	steps := confirmPlan(c, fin, ConfirmRounds(c, n), len(a.blocks))
+	all = append(all, steps...)
+	err = schedule.Execute(ctx, steps, a.done, a.r, measured)
+	a.prog.note("", "")
+	return all, err
+}
+
+// round is race round k's steps: every block with a surviving config (the
+// first block always while the baseline config races: its A/A twin
+// races for it), its baseline, twin and reference slots and its
+// survivors, in a rotated order.
+func (a *racer) round(r *race.Race, k int) []schedule.Step {
+	alive := map[string]bool{}
+	for _, l := range r.Survivors() {
+		alive[l] = true
+	}
+	var steps []schedule.Step
+	for bi, blk := range a.blocks {
+		var slots []schedule.Slot
+		has := bi == 0 && alive[BaselineLabel(a.c)]
+		for _, sl := range blk {
+			switch {
+			case sl.Baseline || sl.AA || sl.Reference:
+				slots = append(slots, sl)
+			case alive[sl.Config]:
+				slots = append(slots, sl)
+				has = true
+			}
+		}
+		if has {
+			steps = append(steps, schedule.Round(slots, a.c.Analysis.TargetConcurrency, k, a.c.Run.Seed+int64(blk[0].Block))...)
+		}
+	}
+	return steps
+}
+
+// confirmSlots is the confirmation block: the first block's baseline,
+// A/A twin and reference slots and the finalists' slots, in slot order,
+// all marked as one block after the grid's. With no finalists named it is
+// the largest such block (analysis.finalists configs), for the budget.
+func (a *racer) confirmSlots(most int, finalists ...string) []schedule.Slot {
+	var out []schedule.Slot
+	for bi, blk := range a.blocks {
+		for _, sl := range blk {
+			fixed := sl.Baseline || sl.AA || sl.Reference
+			if (fixed && bi == 0) || (!fixed && slices.Contains(finalists, sl.Config)) {
+				sl.Block = len(a.blocks)
+				out = append(out, sl)
+			}
+		}
+	}
+	for range most {
+		out = append(out, schedule.Slot{}) // placeholders: only counted
+	}
+	return out
+}
+
+// confirmPlan is the confirmation's steps: rounds fresh rounds of slots
+// at every level, numbered from load.max_rounds on so that they never
+// meet a race round's key, seeded for block.
+func confirmPlan(c *config.Config, slots []schedule.Slot, rounds, block int) []schedule.Step {
+	steps := schedule.Plan(slots, c.Load.Concurrency, rounds, c.Run.Seed+int64(block))
+	out := steps[:0]
+	for _, s := range steps {
+		if s.Warmup && c.Run.Restarts == sweep.RestartsRound {
+			continue
+		}
+		if !s.Warmup {
+			s.Round += c.Load.MaxRounds
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// raceText is the progress line's race part: "race round 7: 5 of 16 left, leader keep=64KiB".
+func raceText(r *race.Race) string {
+	var left []string
+	for _, l := range r.Survivors() {
+		left = append(left, l)
+	}
+	names := strings.Join(left, ", ")
+	if len(left) > 4 {
+		names = strings.Join(left[:4], ", ") + ", …"
+	}
+	return fmt.Sprintf("race round %d: %d left (%s), leader %s", r.Round(), len(left), names, r.Leader())
+}
