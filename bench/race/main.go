@@ -66,7 +66,7 @@ func row(n racesim.Noise, f racesim.Field, s racesim.Settings, runs, autoRuns in
 		ws = append(ws, r.Windows())
 	}
 	p := float64(drop) / float64(runs)
-	se := math.Sqrt(math.Max(p, 1.0/float64(runs))*(1-p)/float64(runs))
+	se := math.Sqrt(math.Max(p, 1.0/float64(runs)) * (1 - p) / float64(runs))
 	fmt.Printf("| %s | %d of %d (%.2f%%) | %.2f%% | %d | %d | %d of %d | %d / %d / %d | %d, %d | %s |\n",
 		n.Name, drop, runs, 100*p, 300*se, within, conf, pick, runs,
 		stops[race.StopField], stops[race.StopWithin], stops[race.StopMaxRounds],

@@ -163,3 +163,52 @@ func TestRaceShardRefused(t *testing.T) {
 		t.Error("a refused run wrote results")
 	}
 }
+
+// TestRaceBuiltin races the built-in Wasmtime host: with 64 KiB dirtied
+// per request, keep_resident 0 (a page fault per page, every request) is
+// clearly worse than 64KiB and is eliminated; the two others are the
+// finalists and are confirmed.
+func TestRaceBuiltin(t *testing.T) {
+	_, s, _ := run(t, `
+name = "race-builtin"
+[target]
+kind = "builtin"
+[workload]
+touch = "64KiB"
+[grid]
+linear_memory_keep_resident = [0, "64KiB", "256KiB"]
+[baseline]
+linear_memory_keep_resident = "64KiB"
+[load]
+concurrency = [1]
+warmup = "200ms"
+duration = "400ms"
+rounds = "race"
+max_rounds = 20
+[analysis]
+finalists = 2
+`)
+	if s.Race == nil {
+		t.Fatal("no race block")
+	}
+	t.Logf("race: %s", s.Race.Words)
+	var zero sweep.RaceConfig
+	for _, e := range s.Race.Configs {
+		if e.Config == "linear_memory_keep_resident=0" {
+			zero = e
+		}
+	}
+	if zero.Reason != "eliminated" {
+		t.Errorf("keep_resident 0: %+v, want eliminated", zero)
+	}
+	d := cell(t, s, "linear_memory_keep_resident=0", 1).VsBaseline[sweep.MetricCPUPerReq]
+	if d.Verdict != sweep.VerdictEliminated || d.Median < 0.2 {
+		t.Errorf("keep_resident 0 vs 64KiB: %+v, want eliminated at more than +20%% CPU/req", d)
+	}
+	if len(s.Race.Finalists) != 2 {
+		t.Errorf("finalists %v, want 64KiB and 256KiB", s.Race.Finalists)
+	}
+	if c := cell(t, s, "linear_memory_keep_resident=256KiB", 1); c.Rounds != s.Race.ConfirmRounds {
+		t.Errorf("256KiB: %d rounds, want the %d confirmation rounds", c.Rounds, s.Race.ConfirmRounds)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/sweep-dev/sweep/sweep"
@@ -132,8 +131,8 @@ func (a *racer) confirmSlots(most int, finalists ...string) []schedule.Slot {
 			}
 		}
 	}
-	for range most {
-		out = append(out, schedule.Slot{}) // placeholders: only counted
+	for k := range most {
+		out = append(out, schedule.Slot{Index: -1 - k, Block: len(a.blocks)}) // placeholders: only counted
 	}
 	return out
 }
@@ -156,15 +155,26 @@ func confirmPlan(c *config.Config, slots []schedule.Slot, rounds, block int) []s
 	return out
 }
 
-// raceText is the progress line's race part: "race round 7: 5 of 16 left, leader keep=64KiB".
+// raceText is the progress line's race part: "race round 7: 5 of 16
+// left, leader keep=64KiB".
 func raceText(r *race.Race) string {
-	var left []string
-	for _, l := range r.Survivors() {
-		left = append(left, l)
+	return fmt.Sprintf("race round %d: %d of %d left, leader %s", r.Round(), len(r.Survivors()), len(r.Entries()), r.Leader())
+}
+
+// RaceWorstPlan is the most a race can measure: load.max_rounds rounds of
+// every slot at the target level, then the confirmation of
+// analysis.finalists configs (placeholder slots with negative indices)
+// at every level. -dry-run estimates it; the progress shows it as the
+// upper bound.
+func RaceWorstPlan(c *config.Config) []schedule.Step {
+	a := &racer{c: c, blocks: Blocks(c)}
+	var steps []schedule.Step
+	for bi, blk := range a.blocks {
+		steps = append(steps, schedule.Plan(blk, []int{c.Analysis.TargetConcurrency}, c.Load.MaxRounds, c.Run.Seed+int64(bi))...)
 	}
-	names := strings.Join(left, ", ")
-	if len(left) > 4 {
-		names = strings.Join(left[:4], ", ") + ", …"
+	if c.Run.Restarts == sweep.RestartsRound {
+		steps = slices.DeleteFunc(steps, func(s schedule.Step) bool { return s.Warmup })
 	}
-	return fmt.Sprintf("race round %d: %d left (%s), leader %s", r.Round(), len(left), names, r.Leader())
+	fin := a.confirmSlots(c.Analysis.Finalists)
+	return append(steps, confirmPlan(c, fin, ConfirmRounds(c, c.Analysis.Finalists), len(a.blocks))...)
 }
