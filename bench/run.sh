@@ -371,7 +371,7 @@ part_blocks() {
 
 # part_race is issue 32's figures: the race rule in simulation (bench-race,
 # 2000 seeded runs per case, pure, a few minutes) and one real race of
-# configs/race.toml on the built-in host with rounds = "auto" on the same
+# bench/race.toml on the built-in host with rounds = "auto" on the same
 # grid after it (same session), with their wall times. About 15 min.
 part_race() {
 	local t0 t1
@@ -381,10 +381,10 @@ part_race() {
 	quiet race
 	rm -rf "${OUT:?}/race-real" "$OUT/race-auto"
 	t0=$(date +%s.%N)
-	./bin/sweep -config configs/race.toml -out "$OUT/race-real" -q >/dev/null
+	./bin/sweep -config bench/race.toml -out "$OUT/race-real" -q >/dev/null
 	t1=$(date +%s.%N)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "race wall time: %.1f s\n", b - a }' | tee -a "$OUT/race.txt"
-	sed -e 's/^rounds = "race"/rounds = "auto"/' -e '/^finalists/d' -e '/^race_clip/d' configs/race.toml >"$OUT/race-auto.toml"
+	sed -e 's/^rounds = "race"/rounds = "auto"/' -e '/^finalists/d' -e '/^race_clip/d' bench/race.toml >"$OUT/race-auto.toml"
 	t0=$(date +%s.%N)
 	./bin/sweep -config "$OUT/race-auto.toml" -out "$OUT/race-auto" -q >/dev/null
 	t1=$(date +%s.%N)

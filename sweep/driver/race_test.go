@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +107,60 @@ func TestRaceBurner(t *testing.T) {
 	again, _ := RaceSummary(loadConfig(t, t.TempDir(), raceGrid("")), ws2)
 	if !reflect.DeepEqual(again.Configs, rc.Configs) || again.Stop != rc.Stop {
 		t.Errorf("replay differs:\n%+v\nvs\n%+v", again.Configs, rc.Configs)
+	}
+}
+
+// TestRaceBlocks: with run.block_size = 2 the race deals the survivors
+// into blocks again before every round: each race round has as many
+// blocks as its candidates need, each with the baseline and its A/A
+// twin, and the candidates, in slot order, are dealt evenly into them
+// (burn=200us, in the grid's second block, moves to the first once
+// burn=900us or burn=1500us is gone).
+func TestRaceBlocks(t *testing.T) {
+	toml := strings.Replace(raceGrid("[run]\nblock_size = 2\n"), `"300us", "200us", "210us", "900us", "1500us"`, `"300us", "900us", "1500us", "200us", "210us"`, 1)
+	_, s, ws := run(t, toml)
+	t.Logf("race: %s", s.Race.Words)
+	type rb struct{ round, block int }
+	fixed := map[rb]int{}
+	cands := map[int][]sweep.Window{}
+	for _, w := range ws {
+		switch {
+		case !w.Race:
+		case w.Baseline || w.AA:
+			fixed[rb{w.Round, w.Block}]++
+		default:
+			cands[w.Round] = append(cands[w.Round], w)
+		}
+	}
+	moved := false
+	for k, cs := range cands {
+		slices.SortFunc(cs, func(a, b sweep.Window) int { return a.Slot - b.Slot })
+		nb := (len(cs) + 1) / 2
+		next := 0
+		for b := range nb {
+			if fixed[rb{k, b}] != 2 {
+				t.Errorf("race round %d block %d: %d baseline/twin windows, want 2", k, b, fixed[rb{k, b}])
+			}
+			n := len(cs) / nb
+			if b < len(cs)%nb {
+				n++
+			}
+			for _, w := range cs[next : next+n] {
+				if w.Block != b {
+					t.Errorf("race round %d: %s in block %d, want %d (%d candidates)", k, w.Config, w.Block, b, len(cs))
+				}
+				if w.Config == "burn=200us" && b == 0 {
+					moved = true
+				}
+			}
+			next += n
+		}
+		if fixed[rb{k, nb}] != 0 {
+			t.Errorf("race round %d: a block %d beyond the %d needed", k, nb, nb)
+		}
+	}
+	if !moved {
+		t.Errorf("burn=200us never raced in the first block (race: %s)", s.Race.Words)
 	}
 }
 

@@ -87,31 +87,51 @@ func (a *racer) run(ctx context.Context) ([]schedule.Step, error) {
 	return all, err
 }
 
-// round is race round k's steps: every block with a surviving config (the
-// first block always while the baseline config races: its A/A twin
-// races for it), its baseline, twin and reference slots and its
-// survivors, in a rotated order.
+// round is race round k's steps. The surviving configs other than the
+// baseline are dealt again, in slot order, into as few blocks of at most
+// run.block_size as hold them, of sizes differing by at most one; block
+// b keeps the grid's block b's baseline, A/A twin and reference slots
+// (the baseline config races through the first block's twin). The
+// layout depends only on who survived round k − 1, so it is fixed before
+// the round and a replay deals the same. Each block's order is rotated
+// like Plan's.
 func (a *racer) round(r *race.Race, k int) []schedule.Step {
 	alive := map[string]bool{}
 	for _, l := range r.Survivors() {
 		alive[l] = true
 	}
-	var steps []schedule.Step
-	for bi, blk := range a.blocks {
-		var slots []schedule.Slot
-		has := bi == 0 && alive[BaselineLabel(a.c)]
+	var cands []schedule.Slot
+	for _, blk := range a.blocks {
 		for _, sl := range blk {
-			switch {
-			case sl.Baseline || sl.AA || sl.Reference:
-				slots = append(slots, sl)
-			case alive[sl.Config]:
-				slots = append(slots, sl)
-				has = true
+			if !sl.Baseline && !sl.AA && !sl.Reference && alive[sl.Config] {
+				cands = append(cands, sl)
 			}
 		}
-		if has {
-			steps = append(steps, schedule.Round(slots, a.c.Analysis.TargetConcurrency, k, a.c.Run.Seed+int64(blk[0].Block))...)
+	}
+	size := max(a.c.Run.BlockSize, 1)
+	nb := (len(cands) + size - 1) / size
+	if nb == 0 && alive[BaselineLabel(a.c)] {
+		nb = 1
+	}
+	var steps []schedule.Step
+	next := 0
+	for b := range nb {
+		var slots []schedule.Slot
+		for _, sl := range a.blocks[b] {
+			if sl.Baseline || sl.AA || sl.Reference {
+				slots = append(slots, sl)
+			}
 		}
+		n := len(cands) / nb
+		if b < len(cands)%nb {
+			n++
+		}
+		for _, sl := range cands[next : next+n] {
+			sl.Block = b
+			slots = append(slots, sl)
+		}
+		next += n
+		steps = append(steps, schedule.Round(slots, a.c.Analysis.TargetConcurrency, k, a.c.Run.Seed+int64(b))...)
 	}
 	return steps
 }

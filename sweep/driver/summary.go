@@ -91,6 +91,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 		var extra []sweep.Cell
 		s.Race, extra = RaceSummary(c, ws)
 		s.Cells = append(s.Cells, extra...)
+		s.Plan.Rounds = s.Race.ConfirmRounds // the rounds per level that gave verdicts
 	}
 	if !sh.Whole() {
 		s.Plan.Shard = sh.String()
