@@ -39,14 +39,15 @@ finalists = 2
 %s`, bins.burner, extra)
 }
 
-// TestRaceBurner: real servers, real load. The clearly worse builds are
+// TestRaceBurner: real servers, real load, in blocks of 2 dealt again
+// every round (checkDealt). The clearly worse builds are
 // eliminated (verdict "eliminated", a cell at the target from their race
 // windows, a reason naming the round), the best is a finalist, the
 // finalists' verdicts come from confirmation rounds only (no race window
 // among them, numbered from max_rounds), and the race block states the
 // error budget; a replay of the windows makes the same decisions.
 func TestRaceBurner(t *testing.T) {
-	dir, s, ws := run(t, raceGrid(""))
+	dir, s, ws := run(t, burnerBlocks)
 	rc := s.Race
 	if rc == nil {
 		t.Fatal("no race block in summary.json")
@@ -104,65 +105,16 @@ func TestRaceBurner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := RaceSummary(loadConfig(t, t.TempDir(), raceGrid("")), ws2)
+	again, _ := RaceSummary(loadConfig(t, t.TempDir(), burnerBlocks), ws2)
 	if !reflect.DeepEqual(again.Configs, rc.Configs) || again.Stop != rc.Stop {
 		t.Errorf("replay differs:\n%+v\nvs\n%+v", again.Configs, rc.Configs)
 	}
+	checkDealt(t, s, ws)
 }
 
-// TestRaceBlocks: with run.block_size = 2 the race deals the survivors
-// into blocks again before every round: each race round has as many
-// blocks as its candidates need, each with the baseline and its A/A
-// twin, and the candidates, in slot order, are dealt evenly into them
-// (burn=200us, in the grid's second block, moves to the first once
-// burn=900us or burn=1500us is gone).
-func TestRaceBlocks(t *testing.T) {
-	toml := strings.Replace(raceGrid("[run]\nblock_size = 2\n"), `"300us", "200us", "210us", "900us", "1500us"`, `"300us", "900us", "1500us", "200us", "210us"`, 1)
-	_, s, ws := run(t, toml)
-	t.Logf("race: %s", s.Race.Words)
-	type rb struct{ round, block int }
-	fixed := map[rb]int{}
-	cands := map[int][]sweep.Window{}
-	for _, w := range ws {
-		switch {
-		case !w.Race:
-		case w.Baseline || w.AA:
-			fixed[rb{w.Round, w.Block}]++
-		default:
-			cands[w.Round] = append(cands[w.Round], w)
-		}
-	}
-	moved := false
-	for k, cs := range cands {
-		slices.SortFunc(cs, func(a, b sweep.Window) int { return a.Slot - b.Slot })
-		nb := (len(cs) + 1) / 2
-		next := 0
-		for b := range nb {
-			if fixed[rb{k, b}] != 2 {
-				t.Errorf("race round %d block %d: %d baseline/twin windows, want 2", k, b, fixed[rb{k, b}])
-			}
-			n := len(cs) / nb
-			if b < len(cs)%nb {
-				n++
-			}
-			for _, w := range cs[next : next+n] {
-				if w.Block != b {
-					t.Errorf("race round %d: %s in block %d, want %d (%d candidates)", k, w.Config, w.Block, b, len(cs))
-				}
-				if w.Config == "burn=200us" && b == 0 {
-					moved = true
-				}
-			}
-			next += n
-		}
-		if fixed[rb{k, nb}] != 0 {
-			t.Errorf("race round %d: a block %d beyond the %d needed", k, nb, nb)
-		}
-	}
-	if !moved {
-		t.Errorf("burn=200us never raced in the first block (race: %s)", s.Race.Words)
-	}
-}
+// burnerBlocks is raceGrid in blocks of 2, the best build in the grid's
+// second block.
+var burnerBlocks = strings.Replace(raceGrid("[run]\nblock_size = 2\n"), `"300us", "200us", "210us", "900us", "1500us"`, `"300us", "900us", "1500us", "200us", "210us"`, 1)
 
 // TestRaceResume: a race interrupted after its first rounds goes on from
 // results.jsonl: the windows on disk are kept, not measured again, and
@@ -265,5 +217,82 @@ finalists = 2
 	}
 	if c := cell(t, s, "linear_memory_keep_resident=256KiB", 1); c.Rounds != s.Race.ConfirmRounds {
 		t.Errorf("256KiB: %d rounds, want the %d confirmation rounds", c.Rounds, s.Race.ConfirmRounds)
+	}
+}
+
+// TestRaceBudget: a run.budget already spent after the first race round
+// stops the race there (the confirmation's time is reserved), the report
+// says the best is among the survivors, and the finalists are confirmed.
+func TestRaceBudget(t *testing.T) {
+	_, s, ws := run(t, raceGrid("[run]\nbudget = \"1s\"\n"))
+	if s.Race == nil || s.Race.Stop != "budget" || s.Race.Rounds != 1 {
+		t.Fatalf("race %+v, want stopped by the budget after 1 round", s.Race)
+	}
+	if !strings.Contains(s.Race.Words, "run.budget stopped it: the best is among these 5") {
+		t.Errorf("words %q", s.Race.Words)
+	}
+	if len(s.Race.Finalists) != 2 {
+		t.Errorf("finalists %v, want 2", s.Race.Finalists)
+	}
+	confirmed := 0
+	for _, w := range ws {
+		if !w.Race {
+			confirmed++
+		}
+	}
+	if want := 4 * s.Race.ConfirmRounds; confirmed != want {
+		t.Errorf("%d confirmation windows, want %d (2 finalists, baseline, twin)", confirmed, want)
+	}
+}
+
+// checkDealt checks that a race with run.block_size = 2 dealt the
+// survivors into blocks again before every round: each race round has as
+// many blocks as its candidates need, each with the baseline and its A/A
+// twin, and the candidates, in slot order, are dealt evenly into them
+// (burn=200us, in the grid's second block, moves to the first once
+// burn=900us or burn=1500us is gone).
+func checkDealt(t *testing.T, s sweep.Summary, ws []sweep.Window) {
+	t.Helper()
+	type rb struct{ round, block int }
+	fixed := map[rb]int{}
+	cands := map[int][]sweep.Window{}
+	for _, w := range ws {
+		switch {
+		case !w.Race:
+		case w.Baseline || w.AA:
+			fixed[rb{w.Round, w.Block}]++
+		default:
+			cands[w.Round] = append(cands[w.Round], w)
+		}
+	}
+	moved := false
+	for k, cs := range cands {
+		slices.SortFunc(cs, func(a, b sweep.Window) int { return a.Slot - b.Slot })
+		nb := (len(cs) + 1) / 2
+		next := 0
+		for b := range nb {
+			if fixed[rb{k, b}] != 2 {
+				t.Errorf("race round %d block %d: %d baseline/twin windows, want 2", k, b, fixed[rb{k, b}])
+			}
+			n := len(cs) / nb
+			if b < len(cs)%nb {
+				n++
+			}
+			for _, w := range cs[next : next+n] {
+				if w.Block != b {
+					t.Errorf("race round %d: %s in block %d, want %d (%d candidates)", k, w.Config, w.Block, b, len(cs))
+				}
+				if w.Config == "burn=200us" && b == 0 {
+					moved = true
+				}
+			}
+			next += n
+		}
+		if fixed[rb{k, nb}] != 0 {
+			t.Errorf("race round %d: a block %d beyond the %d needed", k, nb, nb)
+		}
+	}
+	if !moved {
+		t.Errorf("burn=200us never raced in the first block (race: %s)", s.Race.Words)
 	}
 }

@@ -54,6 +54,10 @@ func (a *racer) run(ctx context.Context) ([]schedule.Step, error) {
 	confirmSlots := len(a.confirmSlots(c.Analysis.Finalists)) // at most
 	reserve := len(c.Load.Concurrency) * ConfirmRounds(c, c.Analysis.Finalists) * confirmSlots
 	for k := 0; s.r.Stop().Reason == ""; k++ {
+		if !raceRoundOnDisk(*a.ws, k) && len(confirmWindows(*a.ws)) > 0 {
+			s.r.Halt(race.StopBudget) // resumed after a budget stop: the confirmation had begun
+			break
+		}
 		steps := a.round(s.r, k)
 		if c.Run.Budget > 0 && windows > 0 {
 			per := time.Since(a.start) / time.Duration(windows)
@@ -197,4 +201,9 @@ func RaceWorstPlan(c *config.Config) []schedule.Step {
 	}
 	fin := a.confirmSlots(c.Analysis.Finalists)
 	return append(steps, confirmPlan(c, fin, ConfirmRounds(c, c.Analysis.Finalists), len(a.blocks))...)
+}
+
+// raceRoundOnDisk reports whether ws hold a window of race round k.
+func raceRoundOnDisk(ws []sweep.Window, k int) bool {
+	return slices.ContainsFunc(ws, func(w sweep.Window) bool { return w.Race && w.Round == k })
 }
