@@ -370,9 +370,10 @@ part_blocks() {
 }
 
 # part_race is issue 32's figures: the race rule in simulation (bench-race,
-# 2000 seeded runs per case, pure, a few minutes) and one real race of
-# bench/race.toml on the built-in host with rounds = "auto" on the same
-# grid after it (same session), with their wall times. About 15 min.
+# 2000 seeded runs per case, pure, a few minutes), one real race of
+# bench/race.toml on the built-in host and of bench/race24.toml (24
+# planted burner builds), each followed by rounds = "auto" on the same
+# grid (same session), with their wall times. About 35 min.
 part_race() {
 	local t0 t1
 	go build -o bin/bench-race ./bench/race
@@ -390,6 +391,19 @@ part_race() {
 	t1=$(date +%s.%N)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "auto wall time: %.1f s\n", b - a }' | tee -a "$OUT/race.txt"
 	grep -o '"words": *"[^"]*"' "$OUT/race-real/summary.json" | tee -a "$OUT/race.txt"
+	# The planted 24-build grid on the burner, race then auto.
+	go build -o bin/race-burner ./sweep/driver/testdata/burner
+	sed -e 's/^rounds = "race"/rounds = "auto"/' -e '/^finalists/d' -e 's#"\.\./bin/#"'"$PWD"'/bin/#' bench/race24.toml >"$OUT/race24-auto.toml"
+	for k in race auto; do
+		cfg=bench/race24.toml
+		[ "$k" = race ] || cfg="$OUT/race24-auto.toml"
+		rm -rf "${OUT:?}/race24-$k"
+		t0=$(date +%s.%N)
+		./bin/sweep -config "$cfg" -out "$OUT/race24-$k" -q >/dev/null
+		t1=$(date +%s.%N)
+		awk -v k="$k" -v a="$t0" -v b="$t1" 'BEGIN { printf "race24 %s wall time: %.1f s\n", k, b - a }' | tee -a "$OUT/race.txt"
+	done
+	grep -o '"words": *"[^"]*"' "$OUT/race24-race/summary.json" | tee -a "$OUT/race.txt"
 }
 
 part_figures() {
