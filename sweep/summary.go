@@ -75,6 +75,13 @@ type Environment struct {
 	LoadPinned      string     `json:"load_pinned"`                // read back for the driver itself
 	AwakeCPUs       string     `json:"awake_cpus,omitempty"`       // CPUs kept awake by spinners (run.keep_awake); "" = none
 	ServerSched     Sched      `json:"server_sched,omitempty"`     // servers' scheduling policy when not "other" (run.server_sched)
+	// PagemapScan says whether the kernel offers the PAGEMAP_SCAN ioctl
+	// (Linux ≥ 6.7), with which Wasmtime ≥ 36 resets only the dirty pages
+	// of keep_resident memory; nil when unknown (summaries before it).
+	PagemapScan *bool `json:"pagemap_scan,omitempty"`
+	// Plugins are the plugins a builtin target served (none for a command
+	// target, and in summaries written before they were recorded).
+	Plugins []Plugin `json:"plugins,omitempty"`
 }
 
 // Plan is what the run was asked to do.

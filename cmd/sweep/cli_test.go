@@ -5,6 +5,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/sweep-dev/sweep/sweep"
 )
 
 // bin is the sweep binary under test, built on first use by sweepBin (not
@@ -127,6 +130,10 @@ func TestBadConfig(t *testing.T) {
 		{"plugin not wasm", badDir + "plugin-not-wasm.toml", "target.plugin", "not a binary wasm module"},
 		{"plugin does not compile", "testdata/plugin-truncated.toml", "target.plugin", "compile"},
 		{"plugin without ABI", "testdata/plugin-no-exports.toml", "target.plugin", "exports neither handle"},
+		{"component needs wasi:http", "testdata/component-http-import.toml", "target.plugin", "component imports wasi:http/types@0.2.0, which the built-in host does not provide"},
+		{"component without the export", "testdata/component-no-export.toml", "target.plugin", "component exports example:thing/api@1.0.0; want sweep:plugin/handler (handle) or wasi:cli/run (run)"},
+		{"corrupt component", "testdata/component-corrupt.toml", "target.plugin", "compile:"},
+		{"component limit", "testdata/component-limit.toml", "config max_core_instances_per_component=1", "max_core_instances_per_component = 1 is below what the component needs: 2 core module instances"},
 		{"command not found", badDir + "command-not-found.toml", "target.command[0]", "no executable found"},
 		{"template names unknown axis", badDir + "template-unknown-var.toml", "target.command[2]", `unknown template variable "kep"`},
 		{"CPU not online", badDir + "cpus-offline.toml", `run.server_cpus = "999"`, "not online"},
@@ -467,5 +474,42 @@ func TestShardsCLI(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
 			t.Errorf("refused merge wrote %s", m)
 		}
+	}
+}
+
+// TestComponentTwinRun runs the workload against its component twin in
+// one grid on the real host: both serve, and the summary says what each
+// plugin is and what a request takes from the pool.
+func TestComponentTwinRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	r := sweepCmd(t, "-config", "testdata/component-twin.toml", "-out", dir, "-q")
+	if r.code != 0 {
+		t.Fatalf("exit code %d; stderr:\n%s", r.code, r.stderr)
+	}
+	var s sweep.Summary
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	ps := s.Environment.Plugins
+	if len(ps) != 2 || ps[0].Kind != "core module" || ps[1].Kind != "sweep:plugin component" ||
+		ps[0].CoreInstances != 1 || ps[1].CoreInstances != 2 || ps[1].Memories != 1 ||
+		len(ps[1].Configs) != 1 || ps[1].Configs[0] != "component=true" {
+		t.Errorf("plugins = %+v", ps)
+	}
+	if s.Environment.PagemapScan == nil {
+		t.Errorf("pagemap_scan not recorded")
+	}
+	for _, c := range s.Cells {
+		if c.RPS <= 0 || c.Errors5xx != 0 {
+			t.Errorf("cell %v: rps %v, 5xx %d", c.Point, c.RPS, c.Errors5xx)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
+	if !strings.Contains(string(md), "- Plugin `workload`: sweep:plugin component") {
+		t.Errorf("summary.md names no component plugin:\n%s", md)
 	}
 }

@@ -22,7 +22,6 @@ import (
 	"github.com/sweep-dev/sweep/sweep/report"
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
-	"github.com/sweep-dev/sweep/sweep/setting"
 	"github.com/sweep-dev/sweep/sweep/shard"
 	"github.com/sweep-dev/sweep/sweep/target"
 	"github.com/sweep-dev/sweep/sweep/wasmhost"
@@ -65,12 +64,17 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sweep: -config FILE is required (`sweep init` writes a starting config; `sweep help` lists the commands)")
 		return 2
 	}
+	var plugins []sweep.Plugin
 	cfg, err := loadConfig(*cfgPath, *resume)
 	if err == nil && *resume != "" {
 		sh, err = resumedShard(*resume, *shardFlag, sh)
 	}
 	if err == nil {
-		err = checkPlugin(cfg)
+		var progress io.Writer = stderr
+		if *quiet {
+			progress = io.Discard
+		}
+		plugins, err = checkPlugins(cfg, progress)
 	}
 	if err == nil && cfg.Load.Race && !sh.Whole() {
 		err = fmt.Errorf("-shard %s: load.rounds = \"race\" cannot be sharded (its decisions are global); run it whole", sh)
@@ -134,7 +138,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop, finishing := interruptible(stderr)
 	defer stop()
-	outcome, runErr := driver.Run(ctx, driver.Options{Config: cfg, Dir: dir, Resume: *resume != "", Shard: sh, Exe: exe, Progress: progress, Log: log})
+	outcome, runErr := driver.Run(ctx, driver.Options{Config: cfg, Dir: dir, Resume: *resume != "", Shard: sh, Exe: exe, Progress: progress, Log: log, Plugins: plugins})
 	// A second Ctrl-C may be on its way out: it kills the servers (which
 	// also ends driver.Run) and exits. Once it has begun, this path must
 	// not report an orderly stop; finishing blocks it until the exit.
@@ -243,22 +247,35 @@ func resumedShard(dir, flagValue string, flagSpec shard.Spec) (shard.Spec, error
 	return sh, nil
 }
 
-// checkPlugin compiles and instantiates a builtin target's .wasm plugin
-// once, with the baseline's settings, so that a module that is corrupt
-// or does not follow the plugin ABI is a config error before anything is
-// written, not a run of failed windows.
-func checkPlugin(c *config.Config) error {
-	if c.Target.Kind != sweep.TargetBuiltin || c.Target.Plugin == config.BuiltinPlugin {
-		return nil
+// checkPlugins loads a builtin target's plugin as its servers will
+// (wasmhost.Preflight), so that a plugin that is corrupt, does not follow
+// a plugin ABI, or that a point's per-component pool limits refuse, is a
+// config error before anything is written, not a run of failed windows.
+// It returns the plugins the grid serves, for the summary. A compile that
+// runs longer than a second is announced on progress, and its end too: a
+// big component takes minutes, and is then cached.
+func checkPlugins(c *config.Config, progress io.Writer) ([]sweep.Plugin, error) {
+	if c.Target.Kind != sweep.TargetBuiltin {
+		return nil, nil
 	}
-	s, err := setting.FromMap(c.Settings(c.Baseline))
+	var points []wasmhost.PreflightPoint
+	for _, p := range c.Points {
+		points = append(points, wasmhost.PreflightPoint{Label: p.Label(), Settings: c.Settings(p)})
+	}
+	compiling := func(plugin string, bytes int) (done func()) {
+		start := time.Now()
+		slow := time.AfterFunc(time.Second, func() {
+			fmt.Fprintf(progress, "sweep: compiling plugin %s (%.1f MB)...\n", plugin, float64(bytes)/1e6)
+		})
+		return func() {
+			if !slow.Stop() {
+				fmt.Fprintf(progress, "sweep: compiled %s in %s; the compiled code is cached for later servers and runs\n", plugin, time.Since(start).Round(100*time.Millisecond))
+			}
+		}
+	}
+	plugins, err := wasmhost.Preflight(c.Target.Plugin, points, compiling)
 	if err != nil {
-		return fmt.Errorf("%s: baseline settings: %w", c.Path, err)
+		return nil, fmt.Errorf("%s: target.plugin = %q: %s", c.Path, c.Target.Plugin, strings.Join(strings.Fields(err.Error()), " "))
 	}
-	h, err := wasmhost.New(wasmhost.Options{Plugin: c.Target.Plugin, Settings: s})
-	if err != nil {
-		return fmt.Errorf("%s: target.plugin = %q: %s", c.Path, c.Target.Plugin, strings.Join(strings.Fields(err.Error()), " "))
-	}
-	_ = h.Close()
-	return nil
+	return plugins, nil
 }

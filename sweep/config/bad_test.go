@@ -78,6 +78,7 @@ var badCases = map[string][]string{
 	"aa-false-single-point.toml":        {"load.aa = false", "single point", "keep aa = true"},
 	"plugin-missing.toml":               {`target.plugin = "missing.wasm"`, "no such file", "testdata/bad/missing.wasm"},
 	"plugin-not-wasm.toml":              {`target.plugin = "not-wasm.wasm"`, "not a binary wasm module"},
+	"component-with-file.toml":          {"workload.component", `only for target.plugin = "workload"`},
 	"plugin-directory.toml":             {`target.plugin = "../bad/"`, "not a regular file"},
 	"plugin-unknown-name.toml":          {`target.plugin = "workloads"`, `want "workload" or the path of a .wasm file`},
 	"kind-bad.toml":                     {`target.kind = "docker"`, `want one of "builtin" or "command"`},

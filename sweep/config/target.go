@@ -89,6 +89,16 @@ func (p *parser) plugin() {
 		return
 	}
 	name := tg.Plugin
+	if _, ok := p.c.Fixed["component"]; ok {
+		p.failf(`workload.component: only for target.plugin = %q (it serves the builtin workload's component twin); target.plugin = %q is a file, served as what its header says`, BuiltinPlugin, name)
+		return
+	}
+	for _, ax := range p.c.Axes {
+		if ax.Name == "component" {
+			p.failf(`grid.component: only for target.plugin = %q (it serves the builtin workload's component twin); target.plugin = %q is a file, served as what its header says`, BuiltinPlugin, name)
+			return
+		}
+	}
 	if !strings.HasSuffix(name, ".wasm") && !strings.ContainsRune(name, '/') {
 		p.failf(`target.plugin = %q: unknown builtin plugin; want %q or the path of a .wasm file`, name, BuiltinPlugin)
 		return
@@ -108,7 +118,7 @@ func (p *parser) plugin() {
 		return
 	}
 	if !fi.Mode().IsRegular() {
-		p.failf("target.plugin = %q: %s is not a regular file; want a .wasm module", name, abs)
+		p.failf("target.plugin = %q: %s is not a regular file; want a .wasm module or component", name, abs)
 		return
 	}
 	f, err := os.Open(abs)
@@ -119,7 +129,7 @@ func (p *parser) plugin() {
 	defer f.Close()
 	head := make([]byte, len(wasmMagic))
 	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, wasmMagic) {
-		p.failf(`target.plugin = %q: %s is not a binary wasm module (it does not start with "\0asm")`, name, abs)
+		p.failf(`target.plugin = %q: %s is not a binary wasm module or component (it does not start with "\0asm")`, name, abs)
 		return
 	}
 	tg.Plugin = abs

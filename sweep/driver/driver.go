@@ -35,6 +35,9 @@ type Options struct {
 	Exe      string       // the sweep binary, for builtin targets (`Exe serve ...`)
 	Progress io.Writer    // progress output (nil = none)
 	Log      *slog.Logger // nil = discard
+	// Plugins are the plugins a builtin target serves
+	// (wasmhost.Preflight), recorded in the summary's environment.
+	Plugins []sweep.Plugin
 }
 
 // Outcome is what a run did.
@@ -116,6 +119,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
 	}
 	env := Environment(c)
+	env.Plugins = o.Plugins
 
 	r := newRunner(c, o, slots)
 	defer r.stopAll()

@@ -8,6 +8,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
+	"github.com/sweep-dev/sweep/sweep/probe"
 	"github.com/sweep-dev/sweep/sweep/version"
 	"golang.org/x/sys/unix"
 )
@@ -45,6 +46,9 @@ func Environment(c *config.Config) sweep.Environment {
 	}
 	if s, err := cpuset.Allowed(0); err == nil {
 		e.LoadPinned = s.String()
+	}
+	if ok, err := probe.PagemapScan(); err == nil {
+		e.PagemapScan = &ok
 	}
 	return e
 }

@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/sweep-dev/sweep/sweep"
@@ -110,7 +111,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 	for _, p := range c.Points {
 		full = append(full, sweep.Point(c.Settings(p)))
 	}
-	s.Warnings = append(PreflightWarnings(c, full, maxC), s.Warnings...)
+	s.Warnings = append(PreflightWarnings(c, env.Plugins, full, maxC), s.Warnings...)
 	if !s.Complete {
 		s.Warnings = append([]sweep.Warning{{Code: "incomplete",
 			Message: fmt.Sprintf("run incomplete: %d of %d planned windows measured; resume with -resume", len(seen), planned)}}, s.Warnings...)
@@ -118,15 +119,30 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 	return s
 }
 
+// poolUse is what a request of the point labelled label holds from the
+// pool: its plugin's (the one plugin, or the one naming it in Configs).
+func poolUse(plugins []sweep.Plugin, label string) stats.PoolUse {
+	for _, pl := range plugins {
+		if len(plugins) == 1 || slices.Contains(pl.Configs, label) {
+			return stats.PoolUse{Component: pl.IsComponent(), CoreInstances: pl.CoreInstances, Memories: pl.Memories, Tables: pl.Tables}
+		}
+	}
+	return stats.CoreModuleUse
+}
+
 // PreflightWarnings are the warnings known before any load: pool limits
-// that the largest concurrency will exceed (builtin target only).
-func PreflightWarnings(c *config.Config, full []sweep.Point, maxC int) []sweep.Warning {
+// that the largest concurrency will exceed (builtin target only), with
+// what a request of each point's plugin holds from the pool (plugins as
+// wasmhost.Preflight described them; the core-module workload's one
+// instance, memory and table when they are not known).
+func PreflightWarnings(c *config.Config, plugins []sweep.Plugin, full []sweep.Point, maxC int) []sweep.Warning {
 	if c.Target.Kind == sweep.TargetCommand {
 		return nil
 	}
 	var ws []sweep.Warning
 	for j, p := range full {
-		for _, w := range stats.PoolWarnings([]sweep.Point{p}, maxC) {
+		use := []stats.PoolUse{poolUse(plugins, c.Points[j].Label())}
+		for _, w := range stats.PoolWarningsFor([]sweep.Point{p}, maxC, use) {
 			w.Config = c.Points[j].Label() // the grid label, not the full settings
 			ws = append(ws, w)
 		}

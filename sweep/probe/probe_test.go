@@ -337,3 +337,21 @@ func TestSelf(t *testing.T) {
 		t.Errorf("Self advanced %v, less than one thread burned (%v)", after-before, burned)
 	}
 }
+
+// TestPagemapScan: the kernels this project runs on (6.18 here) have
+// PAGEMAP_SCAN; older ones (before 6.7) must say no.
+func TestPagemapScan(t *testing.T) {
+	ok, err := PagemapScan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		t.Fatal(err)
+	}
+	var major, minor int
+	fmt.Sscanf(unix.ByteSliceToString(u.Release[:]), "%d.%d", &major, &minor)
+	if want := major > 6 || major == 6 && minor >= 7; ok != want {
+		t.Errorf("PagemapScan() = %v on kernel %d.%d; want %v", ok, major, minor, want)
+	}
+}

@@ -145,6 +145,7 @@ func (m *mdWriter) environment() {
 	}
 	m.f("- Host: %s, %s, kernel %s\n", orUnknown(e.Host), cpu, orUnknown(e.Kernel))
 	m.f("- Go %s, Wasmtime %s, target %s\n", orUnknown(e.GoVersion), orUnknown(e.WasmtimeVersion), orUnknown(string(e.Target)))
+	m.pluginLines()
 	m.f("- Server CPUs %s (read back: %s); load generator CPUs %s (read back: %s)\n",
 		orUnknown(e.ServerCPUs), orUnknown(e.ServerPinned), orUnknown(e.LoadCPUs), orUnknown(e.LoadPinned))
 	if e.ServerCPUsAxis {

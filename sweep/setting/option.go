@@ -82,6 +82,7 @@ const (
 	Compute
 	IOWait
 	ResponseBytes
+	Component
 
 	numOptions
 )
@@ -200,6 +201,9 @@ var options = func() [numOptions]Option {
 			Doc: "time spent sleeping in a host call per request while the instance stays live"},
 		ResponseBytes: {Name: "response_bytes", Kind: Size, Knob: true, Default: "0",
 			Doc: "bytes of response body per request (written at address 0 of linear memory)"},
+		Component: {Name: "component", Kind: Bool, Knob: true, Default: "false",
+			Doc:  "serve the workload's component twin: the same core code behind the sweep:plugin/handler interface of plugins/wit/plugin.wit, as a WebAssembly component",
+			Note: "A request then also builds a component instance, a second (glue) core instance, and lowers and lifts strings through the canonical ABI; core module against component can be an axis of one paired grid"},
 	}
 	for i := range t {
 		t[i].ID = ID(i)

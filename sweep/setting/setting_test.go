@@ -23,8 +23,8 @@ func TestOptionsTable(t *testing.T) {
 		"max_memory_size", "total_gc_heaps",
 	}
 	opts := Options()
-	if len(opts) != len(pooling)+1+5 {
-		t.Fatalf("got %d options, want %d", len(opts), len(pooling)+6)
+	if len(opts) != len(pooling)+1+6 {
+		t.Fatalf("got %d options, want %d", len(opts), len(pooling)+7)
 	}
 	for i, name := range pooling {
 		if opts[i].Name != name || opts[i].Knob {
@@ -53,10 +53,10 @@ func TestOptionsTable(t *testing.T) {
 			t.Errorf("%s: C setter %q(%q), want %q(%q)", o.Name, o.CSetter(), o.CType(), wantSetter, wantType)
 		}
 	}
-	if got := ID(len(opts)).String(); got != "ID(26)" {
+	if got := ID(len(opts)).String(); got != "ID(27)" {
 		t.Errorf("String of an ID past the table = %q", got)
 	}
-	for _, knob := range []string{"initial_memory", "touch", "compute", "io_wait", "response_bytes"} {
+	for _, knob := range []string{"initial_memory", "touch", "compute", "io_wait", "response_bytes", "component"} {
 		if o, _ := Lookup(knob); !o.Knob {
 			t.Errorf("%s is not marked as a knob", knob)
 		}
@@ -111,7 +111,7 @@ func TestValidate(t *testing.T) {
 		{"linear_memory_keep_resdent", "0", `unknown setting "linear_memory_keep_resdent"; did you mean linear_memory_keep_resident?`},
 		{"total_memory", "1", `did you mean total_memories`},
 		{"keep_resident", "1", `did you mean table_keep_resident or async_stack_keep_resident or linear_memory_keep_resident?`},
-		{"zzz", "1", `unknown setting "zzz"; known settings: async_stack_keep_resident, compute,`},
+		{"zzz", "1", `unknown setting "zzz"; known settings: async_stack_keep_resident, component, compute,`},
 	}
 	for _, tt := range tests {
 		err := Validate(tt.name, tt.value)

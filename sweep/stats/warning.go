@@ -95,36 +95,65 @@ func orNone(s string) string {
 	return s
 }
 
-// poolAxes are the builtin pool limits a single request occupies one
-// unit of: one core instance, one linear memory and one table.
-var poolAxes = []string{"total_core_instances", "total_memories", "total_tables"}
+// PoolUse is what one request of a builtin target holds from the pool's
+// totals while it is in flight.
+type PoolUse struct {
+	Component                       bool // one component instance too
+	CoreInstances, Memories, Tables int
+}
 
-// PoolWarnings is a preflight check for the builtin core-module workload:
-// each request holds one instance, one memory and one table from the
-// pool, so a point whose total_core_instances, total_memories or
-// total_tables is below maxConcurrency will reject requests at the top
-// level. It returns one "pool_limit" warning per point and limit. Axes
-// absent from a point, or values that are not integers (already refused by
-// config validation), are not checked.
+// CoreModuleUse is the use of the builtin core-module workload: one core
+// instance, one linear memory and one table.
+var CoreModuleUse = PoolUse{CoreInstances: 1, Memories: 1, Tables: 1}
+
+// PoolWarnings is PoolWarningsFor with every point serving the builtin
+// core-module workload.
 func PoolWarnings(points []sweep.Point, maxConcurrency int) []sweep.Warning {
+	return PoolWarningsFor(points, maxConcurrency, nil)
+}
+
+// PoolWarningsFor is a preflight check for a builtin target: a request
+// of point i holds use[i] from the pool (CoreModuleUse when use is nil),
+// so a point whose total_core_instances, total_memories, total_tables or
+// (for a component) total_component_instances cannot hold maxConcurrency
+// requests will reject requests at the top level. It returns one
+// "pool_limit" warning per point and limit. Axes absent from a point, or
+// values that are not integers (already refused by config validation), are
+// not checked.
+func PoolWarningsFor(points []sweep.Point, maxConcurrency int, use []PoolUse) []sweep.Warning {
 	var out []sweep.Warning
-	for _, p := range points {
-		for _, axis := range poolAxes {
-			v, ok := p[axis]
-			if !ok {
+	for i, p := range points {
+		u := CoreModuleUse
+		if use != nil {
+			u = use[i]
+		}
+		limits := []struct {
+			axis, what string
+			per        int
+		}{
+			{"total_core_instances", "core instances", u.CoreInstances},
+			{"total_memories", "linear memories", u.Memories},
+			{"total_tables", "tables", u.Tables},
+			{"total_component_instances", "component instances", map[bool]int{true: 1}[u.Component]},
+		}
+		for _, l := range limits {
+			v, ok := p[l.axis]
+			if !ok || l.per == 0 {
 				continue
 			}
 			n, err := strconv.ParseInt(strings.ReplaceAll(strings.TrimSpace(v), "_", ""), 10, 64)
-			if err != nil || n >= int64(maxConcurrency) {
+			if err != nil || n >= int64(maxConcurrency*l.per) {
 				continue
 			}
-			out = append(out, sweep.Warning{
-				Code:   "pool_limit",
-				Config: p.Label(),
-				Conc:   maxConcurrency,
-				Message: fmt.Sprintf("%s = %d is below concurrency %d: each request holds one core instance, memory and table, so requests beyond %d in flight will fail",
-					axis, n, maxConcurrency, n),
-			})
+			var msg string
+			if u == CoreModuleUse {
+				msg = fmt.Sprintf("%s = %d is below concurrency %d: each request holds one core instance, memory and table, so requests beyond %d in flight will fail",
+					l.axis, n, maxConcurrency, n)
+			} else {
+				msg = fmt.Sprintf("%s = %d is below concurrency %d × %d %s per request: requests beyond %d in flight will fail",
+					l.axis, n, maxConcurrency, l.per, l.what, n/int64(l.per))
+			}
+			out = append(out, sweep.Warning{Code: "pool_limit", Config: p.Label(), Conc: maxConcurrency, Message: msg})
 		}
 	}
 	return out

@@ -73,6 +73,50 @@
 // "Name: value" lines, a blank line, then the body. Core modules that
 // import WASI functions get the same WASI context.
 //
+// # Components
+//
+// A plugin whose header is a component's (00 61 73 6d 0d 00 01 00, not a
+// core module's 00 61 73 6d 01 00 00 00) is served through Wasmtime's
+// component C API (component.c): per request a new store with the epoch
+// deadline (and a WASI preview-2 context when the component imports WASI
+// or is a command), an instance from the component linker, one call,
+// post-return, and the store's deletion. The linker, the component and
+// the export index are built once. Two shapes are served:
+//
+//	sweep:plugin/handler  handle(method, path, headers, body) -> (status,
+//	                      headers, body), all strings (plugins/wit/plugin.wit):
+//	                      strings cross in bulk, list<u8> would cross the C
+//	                      API element by element; a request whose body, path
+//	                      or header values are not UTF-8 gets 400
+//	wasi:cli/run          run(), the body on stdin and the response on
+//	                      stdout as for a preview-1 command (through the
+//	                      preview-1 adapter proc_exit(0) is success, any
+//	                      other status arrives as 1)
+//
+// The component linker provides WASI preview 2 (cli, io, clocks, random,
+// filesystem, sockets) and sweep:plugin/host (param, io-wait: the workload
+// knobs). A component that imports anything else (wasi:http, say) or
+// exports neither interface is refused at load, naming what it imports
+// or exports. Wasmtime checks max_component_instance_size,
+// max_core_instances_per_component, max_memories_per_component and
+// max_tables_per_component when it loads a component: a refusal is a
+// *LimitError naming the option, its value and the need. When
+// total_component_instances is exhausted a request gets 503 and counts
+// as pool_component_instances. Describe measures what one component
+// instance takes from the pool by Wasmtime's own count.
+//
+// The builtin workload's component twin (knob component = true,
+// workload_component.wat) is the workload's core module behind
+// sweep:plugin/handler, with a glue module for the canonical ABI.
+//
+// # Compile cache
+//
+// Plugin files and the twin are compiled once and cached (Cache: by the
+// Wasmtime version, max_memory_size and the SHA-256 of the bytes, each
+// entry checked against its own SHA-256; an entry Wasmtime refuses is
+// compiled again), so that a 12 MB JavaScript component costs its compile
+// (20 s to over a minute here) once, not at every server start.
+//
 // # Limits
 //
 // Settings reach Wasmtime through its C API (capi_cgo.go, and pool_cgo.go

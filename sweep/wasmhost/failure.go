@@ -20,7 +20,9 @@ const (
 	PoolMemories
 	// PoolTables: total_tables exhausted.
 	PoolTables
-	// PoolOther: another pool limit (stacks, GC heaps, component instances).
+	// PoolComponentInstances: total_component_instances exhausted.
+	PoolComponentInstances
+	// PoolOther: another pool limit (stacks, GC heaps).
 	PoolOther
 	// Trap: the plugin trapped or a WASI command exited non-zero.
 	Trap
@@ -32,7 +34,7 @@ const (
 )
 
 var reasonNames = [numReasons]string{
-	"pool_core_instances", "pool_memories", "pool_tables", "pool_other", "trap", "timeout", "other",
+	"pool_core_instances", "pool_memories", "pool_tables", "pool_component_instances", "pool_other", "trap", "timeout", "other",
 }
 
 // String returns the reason's stats key, e.g. "pool_memories".
@@ -55,6 +57,8 @@ func (r Reason) limit() string {
 		return "total_memories"
 	case PoolTables:
 		return "total_tables"
+	case PoolComponentInstances:
+		return "total_component_instances"
 	}
 	return ""
 }
@@ -97,6 +101,10 @@ func (e *Error) httpStatus() int {
 // "maximum concurrent limit of 1 for memory stripe 0 reached".
 const exhaustionPrefix = "maximum concurrent limit of "
 
+// componentInterrupt is how a component call's error names an epoch
+// interruption (the request deadline).
+const componentInterrupt = "wasm trap: interrupt"
+
 // classify turns an error from instantiation or a call into an *Error.
 // timeout is the request deadline, for the message of an interrupt.
 func classify(err error, h *Host) *Error {
@@ -113,10 +121,22 @@ func classify(err error, h *Host) *Error {
 		}
 		return &Error{Reason: Trap, Msg: "plugin trapped: " + short, Detail: text}
 	}
+	if we != nil && !we.trap {
+		// The component C API returns traps as errors, their kind only
+		// in the message text.
+		switch {
+		case strings.Contains(text, componentInterrupt):
+			return h.timeoutError()
+		case strings.Contains(text, "wasm trap: "):
+			return &Error{Reason: Trap, Msg: "plugin trapped: " + short, Detail: text}
+		}
+	}
 	if i := strings.Index(text, exhaustionPrefix); i >= 0 {
 		msg := firstLine(text[i:])
 		r := PoolOther
 		switch rest := msg[len(exhaustionPrefix):]; {
+		case strings.Contains(rest, "component instances"):
+			r = PoolComponentInstances
 		case strings.Contains(rest, "core instances"):
 			r = PoolCoreInstances
 		case strings.Contains(rest, "memor"):

@@ -40,7 +40,11 @@ func (h *Host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Msg, err.httpStatus())
 		return
 	}
-	if err := h.Invoke(r.Context(), body, w); err != nil {
+	var req *request
+	if h.comp != nil && h.comp.kind == KindHandlerComponent {
+		req = newRequest(r)
+	}
+	if err := h.invoke(r.Context(), req, body, w); err != nil {
 		e := err.(*Error)
 		http.Error(w, e.Msg, e.httpStatus())
 	}

@@ -42,6 +42,12 @@ type Options struct {
 	MaxBodyBytes int64
 	// Logger receives failure logs (rate limited); nothing is logged when nil.
 	Logger *slog.Logger
+	// Cache keeps compiled plugin files; DefaultCache() when nil.
+	Cache *Cache
+	// Compiling, if set, is told when a plugin file is being compiled
+	// (not found in the cache; a big component takes minutes), and the
+	// function it returns when the compile is over.
+	Compiling func(plugin string, bytes int) (done func())
 }
 
 // Host is a Wasmtime host serving one plugin: one engine with the pooling
@@ -53,10 +59,16 @@ type Host struct {
 	maxBody  int64
 	logger   *slog.Logger
 
-	engine *wasmtime.Engine
+	engine    *wasmtime.Engine
+	name      string
+	cache     Cache
+	compiling func(plugin string, bytes int) (done func())
+	info      Info
+	// A core plugin has plugin, linker and pre; a component plugin comp.
 	linker *wasmtime.Linker
 	plugin *plugin
 	pre    *instancePre
+	comp   *component
 	// self is the cgo.Handle through which sweep.param reaches the host.
 	self cgo.Handle
 	// ticks is the per-request epoch deadline in EpochInterval ticks.
@@ -86,10 +98,19 @@ type Host struct {
 // that it can be instantiated under those settings.
 func New(opts Options) (*Host, error) {
 	h := &Host{
-		settings: opts.Settings,
-		timeout:  opts.Timeout,
-		maxBody:  opts.MaxBodyBytes,
-		logger:   opts.Logger,
+		settings:  opts.Settings,
+		timeout:   opts.Timeout,
+		maxBody:   opts.MaxBodyBytes,
+		logger:    opts.Logger,
+		name:      opts.Plugin,
+		compiling: opts.Compiling,
+	}
+	if h.name == "" {
+		h.name = Workload
+	}
+	h.cache = DefaultCache()
+	if opts.Cache != nil {
+		h.cache = *opts.Cache
 	}
 	if h.timeout <= 0 {
 		h.timeout = DefaultTimeout
@@ -128,18 +149,38 @@ func New(opts Options) (*Host, error) {
 	return h, nil
 }
 
-// load compiles and links the plugin, starts the epoch ticker and probes
-// one instantiation. On error the caller calls closeEngine.
+// load compiles and links the plugin (a core module or a component, told
+// apart by its header), starts the epoch ticker and probes one
+// instantiation. On error the caller calls closeEngine.
 func (h *Host) load(name string) error {
-	var err error
-	if h.plugin, err = loadPlugin(h.engine, name, &h.settings); err != nil {
+	wasm, err := pluginBytes(name, &h.settings)
+	if err != nil {
 		return err
 	}
-	if h.linker, err = h.newLinker(); err != nil {
+	comp, err := isComponent(h.pluginName(), wasm)
+	if err != nil {
 		return err
 	}
-	if h.pre, err = newInstancePre(h.linker, h.plugin.module); err != nil {
-		return fmt.Errorf("plugin %s cannot be linked: %s", h.pluginName(), causeLine(cleanMessage(err.Error())))
+	h.info.Bytes = len(wasm)
+	if comp {
+		h.self = cgo.NewHandle(paramSource(h))
+		if h.comp, err = h.loadComponent(h.pluginName(), wasm); err != nil {
+			return err
+		}
+		h.info.Kind = h.comp.kind
+		h.info.Imports, h.info.Exports = h.comp.imports, h.comp.exports
+	} else {
+		if h.plugin, err = h.loadPlugin(name, wasm); err != nil {
+			return err
+		}
+		if h.linker, err = h.newLinker(); err != nil {
+			return err
+		}
+		if h.pre, err = newInstancePre(h.linker, h.plugin.module); err != nil {
+			return fmt.Errorf("plugin %s cannot be linked: %s", h.pluginName(), causeLine(cleanMessage(err.Error())))
+		}
+		h.info.CoreInstances = 1
+		h.info.Memories, h.info.Tables = coreCounts(wasm)
 	}
 	h.stopEpoch = make(chan struct{})
 	h.wakeEpoch = make(chan struct{}, 1)
@@ -172,6 +213,15 @@ func (h *Host) checkWorkload(name string) error {
 func (h *Host) probe() error {
 	c := h.newCall(context.Background())
 	defer c.release()
+	if h.comp != nil {
+		err := c.openComponent(nil)
+		c.closeComponent()
+		c.closeStdout()
+		if err == nil {
+			return nil
+		}
+		return fmt.Errorf("plugin %s cannot be instantiated: %s", h.pluginName(), classify(err, h).Msg)
+	}
 	store, err := c.open(nil)
 	if err == nil {
 		store.Close()
@@ -182,12 +232,7 @@ func (h *Host) probe() error {
 	return fmt.Errorf("plugin %s cannot be instantiated: %s", h.pluginName(), e.Msg)
 }
 
-func (h *Host) pluginName() string {
-	if h.plugin.name == "" {
-		return Workload
-	}
-	return h.plugin.name
-}
+func (h *Host) pluginName() string { return h.name }
 
 // Stats returns a snapshot of the counters.
 func (h *Host) Stats() Stats { return h.stats.snapshot() }
@@ -217,13 +262,14 @@ func (h *Host) closeEngine() {
 		h.epochDone.Wait()
 	}
 	h.pre.close()
+	h.comp.close()
 	if h.linker != nil {
 		h.linker.Close()
 	}
 	if h.self != 0 {
 		h.self.Delete()
 	}
-	if h.plugin != nil {
+	if h.plugin != nil && h.plugin.module != nil {
 		h.plugin.module.Close()
 	}
 	h.engine.Close()

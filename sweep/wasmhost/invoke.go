@@ -27,8 +27,14 @@ type call struct {
 	// the stdout callback and is valid while the store is open.
 	out    []byte
 	handle cgo.Handle
-	// wasm is the request's instance.
+	// wasm is the request's instance of a core plugin.
 	wasm wasmInstance
+	// comp is the request's component state; req, flat and spans what a
+	// sweep:plugin component's handle receives.
+	comp  componentCall
+	req   *request
+	flat  []byte
+	spans []cSize
 }
 
 var calls = sync.Pool{New: func() any { return new(call) }}
@@ -38,12 +44,16 @@ func (h *Host) newCall(ctx context.Context) *call {
 	c.h, c.ctx, c.timedOut = h, ctx, false
 	c.deadline = time.Now().Add(h.timeout)
 	c.out = c.out[:0]
+	c.req = &defaultRequest
 	return c
 }
 
 func (c *call) release() {
 	if cap(c.out) > 1<<20 {
 		c.out = nil
+	}
+	if cap(c.flat) > 1<<20 {
+		c.flat = nil
 	}
 	c.h, c.ctx = nil, nil
 	calls.Put(c)
@@ -69,6 +79,25 @@ func (c *call) closeStdout() {
 // wait sleeps d for sweep.io_wait, bounded by the deadline and the
 // request's context.
 func (c *call) wait(d time.Duration) *wasmtime.Trap {
+	switch c.sleep(d) {
+	case sleepCanceled:
+		return wasmtime.NewTrap("io_wait: request canceled: " + context.Cause(c.ctx).Error())
+	case sleepDeadline:
+		return wasmtime.NewTrap("io_wait: past the request deadline")
+	}
+	return nil
+}
+
+// How a sleep ended.
+const (
+	sleepDone = iota
+	sleepCanceled
+	sleepDeadline
+)
+
+// sleep waits d, or until the request's deadline (setting timedOut) or
+// the end of its context, whichever comes first.
+func (c *call) sleep(d time.Duration) int {
 	left := time.Until(c.deadline)
 	over := d > left
 	if over {
@@ -87,13 +116,13 @@ func (c *call) wait(d time.Duration) *wasmtime.Trap {
 	case <-c.timer.C:
 	case <-done:
 		c.timer.Stop()
-		return wasmtime.NewTrap("io_wait: request canceled: " + context.Cause(c.ctx).Error())
+		return sleepCanceled
 	}
 	if over {
 		c.timedOut = true
-		return wasmtime.NewTrap("io_wait: past the request deadline")
+		return sleepDeadline
 	}
-	return nil
+	return sleepDone
 }
 
 // open creates the request's store (with its epoch deadline and, if the
@@ -132,6 +161,12 @@ func (c *call) open(body []byte) (*wasmtime.Store, error) {
 // failure nothing has been written to w and the error is an *Error. The
 // request is counted in Stats and failures are logged, rate limited.
 func (h *Host) Invoke(ctx context.Context, body []byte, w http.ResponseWriter) error {
+	return h.invoke(ctx, nil, body, w)
+}
+
+// invoke is Invoke with the HTTP request whose method, path and headers a
+// sweep:plugin component receives (nil: POST /, no headers).
+func (h *Host) invoke(ctx context.Context, req *request, body []byte, w http.ResponseWriter) error {
 	h.stats.requests.Add(1)
 	h.inflight.Add(1)
 	defer h.inflight.Add(-1)
@@ -142,7 +177,15 @@ func (h *Host) Invoke(ctx context.Context, body []byte, w http.ResponseWriter) e
 		return e
 	}
 	c := h.newCall(ctx)
-	err := h.run(c, body, w)
+	if req != nil {
+		c.req = req
+	}
+	var err error
+	if h.comp != nil {
+		err = h.runComponent(c, body, w)
+	} else {
+		err = h.run(c, body, w)
+	}
 	c.release()
 	if err != nil {
 		e := classify(err, h)
@@ -181,6 +224,39 @@ func (h *Host) run(c *call, body []byte, w http.ResponseWriter) error {
 	} else {
 		err = h.runCore(&c.wasm, body, w)
 	}
+	switch {
+	case err == nil:
+	case c.timedOut:
+		return h.timeoutError()
+	case c.ctx != nil && c.ctx.Err() != nil:
+		msg := "request canceled: " + context.Cause(c.ctx).Error()
+		return &Error{Reason: Other, Msg: msg, Detail: msg}
+	}
+	return err
+}
+
+// runComponent serves a request with a fresh instance of a component
+// plugin in a fresh store, deleted (its slots returned to the pool) when
+// the call is over.
+func (h *Host) runComponent(c *call, body []byte, w http.ResponseWriter) error {
+	if h.comp.kind == KindHandlerComponent && !c.req.text(body) {
+		msg := "a sweep:plugin component takes UTF-8 text: the request's body, path or a header value is not"
+		return &Error{Reason: Other, Msg: msg, Detail: msg, status: http.StatusBadRequest}
+	}
+	err := c.openComponent(body)
+	if err == nil {
+		h.stats.enter()
+		if h.comp.kind == KindRunComponent {
+			if err = c.runComponentCommand(); err == nil {
+				writeCGI(w, c.out)
+			}
+		} else {
+			err = c.handleComponent(c.req, body, w)
+		}
+		h.stats.leave()
+	}
+	c.closeComponent()
+	c.closeStdout()
 	switch {
 	case err == nil:
 	case c.timedOut:

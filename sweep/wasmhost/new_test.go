@@ -33,7 +33,7 @@ func TestNewRefusesBadSetup(t *testing.T) {
 			"plugin testdata/badhandle.wat: core ABI: export handle must have type (func (param i32 i32) (result i64))"},
 		{"testdata/missing.wasm", nil, "plugin: open testdata/missing.wasm: no such file or directory"},
 		{"testdata/trap.txt", nil, `plugin "testdata/trap.txt": want "workload" or a path to a .wasm or .wat file`},
-		{"testdata/notwasm.wasm", nil, "plugin testdata/notwasm.wasm: compile:"},
+		{"testdata/notwasm.wasm", nil, "plugin testdata/notwasm.wasm: neither a core module nor a component"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.plugin+" "+tt.want[:20], func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/bytecodealliance/wasmtime-go/v39"
 
@@ -44,16 +45,21 @@ type plugin struct {
 	needsWasi bool
 }
 
-// loadPlugin compiles the builtin workload plugin or the .wasm/.wat file
-// at path and works out its ABI from its exports.
-func loadPlugin(engine *wasmtime.Engine, name string, s *setting.Settings) (*plugin, error) {
-	wasm, err := pluginBytes(name, s)
-	if err != nil {
+// loadPlugin compiles a core plugin module (the builtin workload, or a
+// file through the compile cache) and works out its ABI from its exports.
+func (h *Host) loadPlugin(name string, wasm []byte) (*plugin, error) {
+	var module *wasmtime.Module
+	var err error
+	if name == "" || name == Workload {
+		start := time.Now()
+		module, err = wasmtime.NewModule(h.engine, wasm)
+		h.info.CompileTime = time.Since(start)
+		h.info.LoadTime = h.info.CompileTime
+		if err != nil {
+			return nil, fmt.Errorf("plugin %s: compile: %s", name, causeLine(cleanMessage(err.Error())))
+		}
+	} else if module, err = h.compileModule(name, wasm); err != nil {
 		return nil, err
-	}
-	module, err := wasmtime.NewModule(engine, wasm)
-	if err != nil {
-		return nil, fmt.Errorf("plugin %s: compile: %s", name, causeLine(cleanMessage(err.Error())))
 	}
 	p := &plugin{name: name, module: module}
 	exports := map[string]*wasmtime.ExternType{}
@@ -79,6 +85,7 @@ func loadPlugin(engine *wasmtime.Engine, name string, s *setting.Settings) (*plu
 			return nil, fmt.Errorf("plugin %s: export _start must be a function with no parameters and no results", name)
 		}
 		p.abi = abiCommand
+		h.info.Kind = KindWASICommand
 		p.needsWasi = true
 	default:
 		module.Close()
@@ -87,10 +94,16 @@ func loadPlugin(engine *wasmtime.Engine, name string, s *setting.Settings) (*plu
 	return p, nil
 }
 
-// pluginBytes returns the wasm binary of the named plugin.
+// pluginBytes returns the wasm binary of the named plugin: for the builtin
+// workload, its core module, or its component twin when the component
+// knob is set.
 func pluginBytes(name string, s *setting.Settings) ([]byte, error) {
 	if name == "" || name == Workload {
-		wasm, err := wasmtime.Wat2Wasm(workloadSource(s))
+		src := workloadSource(s)
+		if s.Bool(setting.Component) {
+			src = workloadComponentSource(s)
+		}
+		wasm, err := wasmtime.Wat2Wasm(src)
 		if err != nil {
 			return nil, fmt.Errorf("builtin plugin workload: %w", err)
 		}

@@ -10,7 +10,8 @@ type Stats struct {
 	// OK counts requests the plugin answered.
 	OK uint64 `json:"ok"`
 	// Errors counts failed requests by reason: pool_core_instances,
-	// pool_memories, pool_tables, pool_other, trap, timeout, other.
+	// pool_memories, pool_tables, pool_component_instances, pool_other,
+	// trap, timeout, other.
 	Errors map[string]uint64 `json:"errors"`
 	// LiveInstances is the number of instances alive now: counted from
 	// their instantiation until their store starts closing.

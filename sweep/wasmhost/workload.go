@@ -42,3 +42,16 @@ func workloadSource(s *setting.Settings) string {
 	pages := workloadMemory(s) / (64 * units.KiB)
 	return strings.ReplaceAll(workloadWAT, "@PAGES@", strconv.FormatUint(uint64(pages), 10))
 }
+
+//go:embed workload_component.wat
+var workloadComponentWAT string
+
+// workloadComponentSource is the text of the workload's component twin
+// (workload_component.wat) for these knobs: the same core module, behind
+// sweep:plugin/handler.
+func workloadComponentSource(s *setting.Settings) string {
+	core := workloadSource(s)
+	core = core[strings.Index(core, "\n(module\n")+1:]
+	core = strings.Replace(core, "(module\n", "(core module $workload\n", 1)
+	return strings.Replace(workloadComponentWAT, "@WORKLOAD@", core, 1)
+}
