@@ -47,7 +47,7 @@ finalists = 2
 // among them, numbered from max_rounds), and the race block states the
 // error budget; a replay of the windows makes the same decisions.
 func TestRaceBurner(t *testing.T) {
-	dir, s, ws := run(t, burnerBlocks)
+	dir, s, ws := run(t, burnerBlocks())
 	rc := s.Race
 	if rc == nil {
 		t.Fatal("no race block in summary.json")
@@ -105,7 +105,7 @@ func TestRaceBurner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := RaceSummary(loadConfig(t, t.TempDir(), burnerBlocks), ws2)
+	again, _ := RaceSummary(loadConfig(t, t.TempDir(), burnerBlocks()), ws2)
 	if !reflect.DeepEqual(again.Configs, rc.Configs) || again.Stop != rc.Stop {
 		t.Errorf("replay differs:\n%+v\nvs\n%+v", again.Configs, rc.Configs)
 	}
@@ -114,7 +114,9 @@ func TestRaceBurner(t *testing.T) {
 
 // burnerBlocks is raceGrid in blocks of 2, the best build in the grid's
 // second block.
-var burnerBlocks = strings.Replace(raceGrid("[run]\nblock_size = 2\n"), `"300us", "200us", "210us", "900us", "1500us"`, `"300us", "900us", "1500us", "200us", "210us"`, 1)
+func burnerBlocks() string {
+	return strings.Replace(raceGrid("[run]\nblock_size = 2\n"), `"300us", "200us", "210us", "900us", "1500us"`, `"300us", "900us", "1500us", "200us", "210us"`, 1)
+}
 
 // TestRaceResume: a race interrupted after its first rounds goes on from
 // results.jsonl: the windows on disk are kept, not measured again, and
