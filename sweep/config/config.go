@@ -38,6 +38,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/grid"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // Limits on the size of a sweep. They keep a typo (one more axis, an extra
@@ -340,6 +341,14 @@ type Analysis struct {
 	// at most its stake. A fraction, above 0 and below 1; default
 	// DefaultRaceClip (5%).
 	RaceClip float64
+	// MaxRSS (max_rss) is a memory budget: a config whose RSS (at the end
+	// of its windows, median) exceeds it at the target concurrency is not
+	// recommended, and the recommendation names it. A size; 0 (default)
+	// is no budget.
+	MaxRSS units.Size
+	// MaxReserved (max_reserved) is the same budget for the reserved
+	// address space (VmSize). 0 (default) is no budget.
+	MaxReserved units.Size
 }
 
 // Slots returns the number of server slots: one per point, plus the A/A

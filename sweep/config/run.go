@@ -43,6 +43,7 @@ func (p *parser) analysis(t *table) {
 	a.Resolve = p.fraction(t, "resolve", 0.02)
 	a.Profile = t.boolean("profile", false)
 	p.raceAnalysis(t)
+	p.budgets(t)
 	levels := p.c.Load.Concurrency
 	if p.err != nil || len(levels) == 0 {
 		return

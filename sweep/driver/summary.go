@@ -58,6 +58,8 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 		Objective:         c.Analysis.Objective,
 		Confidence:        confidence,
 		SameProcess:       c.Run.Restarts == sweep.RestartsNever,
+		MaxRSS:            int64(c.Analysis.MaxRSS),
+		MaxReserved:       int64(c.Analysis.MaxReserved),
 	})
 	resolve := 0.0
 	if c.Load.Auto {
@@ -77,6 +79,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 			CliffRate: c.Analysis.CliffErrorRate, Confidence: c.Analysis.Confidence, Restarts: c.Run.Restarts,
 			Slices: c.Load.Slices(), RoundsAuto: c.Load.Auto, Resolve: resolve,
 			Blocks: len(blocks), BlockSize: c.Run.BlockSize,
+			MaxRSS: int64(c.Analysis.MaxRSS), MaxReserved: int64(c.Analysis.MaxReserved),
 		},
 		Baseline:       BaselineLabel(c),
 		AAConfig:       AALabel(c),

@@ -150,8 +150,12 @@ func PoolWarningsFor(points []sweep.Point, maxConcurrency int, use []PoolUse) []
 				msg = fmt.Sprintf("%s = %d is below concurrency %d: each request holds one core instance, memory and table, so requests beyond %d in flight will fail",
 					l.axis, n, maxConcurrency, n)
 			} else {
+				what := l.what
+				if l.per == 1 {
+					what = strings.TrimSuffix(strings.Replace(what, "memories", "memory", 1), "s")
+				}
 				msg = fmt.Sprintf("%s = %d is below concurrency %d × %d %s per request: requests beyond %d in flight will fail",
-					l.axis, n, maxConcurrency, l.per, l.what, n/int64(l.per))
+					l.axis, n, maxConcurrency, l.per, what, n/int64(l.per))
 			}
 			out = append(out, sweep.Warning{Code: "pool_limit", Config: p.Label(), Conc: maxConcurrency, Message: msg})
 		}
