@@ -13,7 +13,9 @@
 #                            verdict-host (the same on the built-in host, ~60 min) and
 #                            crossrun (the cross-run check with run.reference, ~55 min) and
 #                            busy (issue 20's other-work figure: quiet, hog on
-#                            the server CPU, hog on the load CPU, ~4 min) too
+#                            the server CPU, hog on the load CPU, ~4 min) and
+#                            race (issue 32: the race in simulation and one
+#                            real race beside rounds = "auto", ~15 min) too
 #   bench/run.sh rss [DUR [CONFIG]]  item 4's long run: sweep CONFIG (default
 #                            bench/long.toml) for DUR (default 30m),
 #                            driver RSS sampled every 10 s (not part of all)
@@ -367,6 +369,43 @@ part_blocks() {
 	bin/bench-shards "$OUT/blocks12-whole" "$OUT/blocks12-merged" | tee -a "$OUT/blocks.txt"
 }
 
+# part_race is issue 32's figures: the race rule in simulation (bench-race,
+# 2000 seeded runs per case, pure, a few minutes), one real race of
+# bench/race.toml on the built-in host and of bench/race24.toml (24
+# planted burner builds), each followed by rounds = "auto" on the same
+# grid (same session), with their wall times. About 35 min.
+part_race() {
+	local t0 t1
+	go build -o bin/bench-race ./bench/race
+	log "race: simulation"
+	nice -n 10 bin/bench-race -runs 2000 -auto-runs 200 -seed 1 | tee "$OUT/race-sim.md"
+	quiet race
+	rm -rf "${OUT:?}/race-real" "$OUT/race-auto"
+	t0=$(date +%s.%N)
+	./bin/sweep -config bench/race.toml -out "$OUT/race-real" -q >/dev/null
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "race wall time: %.1f s\n", b - a }' | tee -a "$OUT/race.txt"
+	sed -e 's/^rounds = "race"/rounds = "auto"/' -e '/^finalists/d' -e '/^race_clip/d' bench/race.toml >"$OUT/race-auto.toml"
+	t0=$(date +%s.%N)
+	./bin/sweep -config "$OUT/race-auto.toml" -out "$OUT/race-auto" -q >/dev/null
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "auto wall time: %.1f s\n", b - a }' | tee -a "$OUT/race.txt"
+	grep -o '"words": *"[^"]*"' "$OUT/race-real/summary.json" | tee -a "$OUT/race.txt"
+	# The planted 24-build grid on the burner, race then auto.
+	go build -o bin/race-burner ./sweep/driver/testdata/burner
+	sed -e 's/^rounds = "race"/rounds = "auto"/' -e '/^finalists/d' -e 's#"\.\./bin/#"'"$PWD"'/bin/#' bench/race24.toml >"$OUT/race24-auto.toml"
+	for k in race auto; do
+		cfg=bench/race24.toml
+		[ "$k" = race ] || cfg="$OUT/race24-auto.toml"
+		rm -rf "${OUT:?}/race24-$k"
+		t0=$(date +%s.%N)
+		./bin/sweep -config "$cfg" -out "$OUT/race24-$k" -q >/dev/null
+		t1=$(date +%s.%N)
+		awk -v k="$k" -v a="$t0" -v b="$t1" 'BEGIN { printf "race24 %s wall time: %.1f s\n", k, b - a }' | tee -a "$OUT/race.txt"
+	done
+	grep -o '"words": *"[^"]*"' "$OUT/race24-race/summary.json" | tee -a "$OUT/race.txt"
+}
+
 part_figures() {
 	bin/bench-figures "$OUT" | tee "$OUT/figures.md"
 	log "figures in $OUT/figures.md"
@@ -381,8 +420,8 @@ all) set -- micro host load aa interleave cost truth ;;
 esac
 for p in "$@"; do
 	case "$p" in
-	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | verdict-host | crossrun | busy | blocks | figures) "part_$p" ;;
-	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict verdict-host crossrun busy blocks figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
+	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | verdict-host | crossrun | busy | blocks | race | figures) "part_$p" ;;
+	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict verdict-host crossrun busy blocks race figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
 	esac
 done
 [ "${!#}" = figures ] || part_figures

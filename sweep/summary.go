@@ -41,6 +41,8 @@ type Summary struct {
 	// block of a run of several blocks (none for one block): the machine's
 	// drift over the run, which the pairing within blocks cancels.
 	BlockDrift []BlockDrift `json:"block_drift,omitempty"`
+	// Race is what the race of load.rounds = "race" did; nil otherwise.
+	Race *RaceSummary `json:"race,omitempty"`
 }
 
 // BlockDrift is the spread of the baseline's median of the objective's

@@ -125,6 +125,10 @@ type Window struct {
 	// results.jsonl as the record of the fault, and the analysis takes
 	// the last good window of each round.
 	Remeasured bool `json:"remeasured,omitempty"`
+	// Race marks a window of a race round (load.rounds = "race"): it
+	// decided which configs went on, so it is selected data, and no
+	// verdict is made on it (the confirmation rounds give those).
+	Race bool `json:"race,omitempty"`
 }
 
 // Key identifies a window within a run for -resume: a finished window with

@@ -164,6 +164,9 @@ func inRun(dir, sel string, th gate.Thresholds, rss float64) (gate.Result, error
 		return gate.Result{}, fmt.Errorf("%w: %w", errUsage, err)
 	}
 	c, err := gate.SelectCandidate(s, sel)
+	if err == nil {
+		ws, err = raceWindows(s, ws, c)
+	}
 	if err != nil {
 		return gate.Result{}, fmt.Errorf("%s: %w", dir, err)
 	}

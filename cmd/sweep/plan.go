@@ -96,6 +96,10 @@ func printPlan(w io.Writer, c *config.Config, sh shard.Spec) {
 		}
 		rounds += "; the estimate below is the most it can take)"
 	}
+	if c.Load.Race {
+		rounds = fmt.Sprintf("race at c=%d, up to %d rounds of every surviving config, then %d finalists confirmed at every level in %d fresh rounds (the estimate below is the most it can take)",
+			c.Analysis.TargetConcurrency, c.Load.MaxRounds, c.Analysis.Finalists, driver.ConfirmRounds(c, c.Analysis.Finalists))
+	}
 	fmt.Fprintf(w, "rounds: %s, warmup %s, window %s, restarts %s\n", rounds, c.Load.Warmup, window, c.Run.Restarts)
 	fmt.Fprintf(w, "windows: %d measured + %d warmups\n", schedule.Measured(steps), len(steps)-schedule.Measured(steps))
 	awake := ""

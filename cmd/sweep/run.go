@@ -76,6 +76,9 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		}
 		plugins, err = checkPlugins(cfg, progress)
 	}
+	if err == nil && cfg.Load.Race && !sh.Whole() {
+		err = fmt.Errorf("-shard %s: load.rounds = \"race\" cannot be sharded (its decisions are global); run it whole", sh)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "sweep:", err)
 		return 2

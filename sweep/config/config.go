@@ -193,6 +193,13 @@ type LoadSpec struct {
 	// for any verdict under the run's correction; the driver's AutoMin)
 	// and 30.
 	MinRounds, MaxRounds int
+	// Race (rounds = "race") races the configs at
+	// analysis.target_concurrency, one race round at a time, eliminating
+	// those an anytime-valid test shows worse than another (package
+	// race), up to MaxRounds (default DefaultRaceMaxRounds) and within
+	// run.budget; then the analysis.finalists survivors are confirmed at
+	// every level in fresh rounds. Rounds is MaxRounds.
+	Race bool
 	// Slice (slice) interleaves the windows of a round: each slot's window
 	// is measured as Slices() pieces of about Slice, taken from the slots
 	// in turn (the order reversed every other pass), so that the machine's
@@ -221,7 +228,9 @@ type LoadSpec struct {
 // Run is the [run] table.
 type Run struct {
 	// Budget (budget) bounds an automatic run (load.rounds = "auto"): no
-	// round is started that the estimate says would end past it. 0 = none.
+	// round is started that the estimate says would end past it. With
+	// load.rounds = "race" the confirmation's time is reserved from it and
+	// the race stops when its next round would eat into that. 0 = none.
 	Budget time.Duration
 	// ServerCPUs (server_cpus) pins every server process, LoadCPUs
 	// (load_cpus) the driver and load generator. CPU lists in the kernel's
@@ -322,6 +331,16 @@ type Analysis struct {
 	// a change of the objective metric it should be able to call, as a
 	// fraction; "2%" or 0.02. Default 0.02.
 	Resolve float64
+	// Finalists (finalists, only with load.rounds = "race") is how many
+	// configs the race hands to the confirmation: it stops when no more
+	// survive. 1..MaxFinalists, default DefaultFinalists.
+	Finalists int
+	// RaceClip (race_clip, only with load.rounds = "race") is the clip c
+	// of the race's e-processes: a round's paired log difference is
+	// divided by it and clipped to ±1, so one wild window can cost a bet
+	// at most its stake. A fraction, above 0 and below 1; default
+	// DefaultRaceClip (5%).
+	RaceClip float64
 	// MaxRSS (max_rss) is a memory budget: a config whose RSS (at the end
 	// of its windows, median) exceeds it at the target concurrency is not
 	// recommended, and the recommendation names it. A size; 0 (default)

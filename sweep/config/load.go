@@ -133,8 +133,12 @@ func (p *parser) rounds(t *table) {
 	l := &p.c.Load
 	v, ok := t.get("rounds")
 	if s, isStr := v.(string); ok && isStr {
+		if s == "race" {
+			p.raceRounds(t)
+			return
+		}
 		if s != "auto" {
-			p.failf(`load.rounds = %q: want an integer from 1 to %d or "auto"`, s, MaxRounds)
+			p.failf(`load.rounds = %q: want an integer from 1 to %d, "auto" or "race"`, s, MaxRounds)
 			return
 		}
 		l.Auto = true
@@ -149,7 +153,7 @@ func (p *parser) rounds(t *table) {
 	l.Rounds = int(t.integer("rounds", DefaultRounds, 1, MaxRounds))
 	for _, k := range []string{"min_rounds", "max_rounds"} {
 		if t.has(k) && p.err == nil {
-			p.failf(`load.%s: only with load.rounds = "auto"`, k)
+			p.failf(`load.%s: only with load.rounds = "auto"%s`, k, map[bool]string{true: ` or "race"`}[k == "max_rounds"])
 		}
 	}
 }

@@ -27,8 +27,8 @@ func (p *parser) run(t *table) {
 	r.ServerSched = choice(t, "server_sched", sweep.SchedOther, sweep.Scheds)
 	if t.has("budget") {
 		r.Budget = t.duration("budget", 0)
-		if p.err == nil && !p.c.Load.Auto {
-			p.failf(`run.budget: only with load.rounds = "auto"`)
+		if p.err == nil && !p.c.Load.Auto && !p.c.Load.Race {
+			p.failf(`run.budget: only with load.rounds = "auto" or "race"`)
 		}
 	}
 	p.cpus(t)
@@ -42,6 +42,7 @@ func (p *parser) analysis(t *table) {
 	a.Confidence = t.float("confidence", 0.95, 0.5, 1)
 	a.Resolve = p.fraction(t, "resolve", 0.02)
 	a.Profile = t.boolean("profile", false)
+	p.raceAnalysis(t)
 	p.budgets(t)
 	levels := p.c.Load.Concurrency
 	if p.err != nil || len(levels) == 0 {

@@ -65,6 +65,9 @@ const (
 func Run(ctx context.Context, o Options) (Outcome, error) {
 	c := o.Config
 	out := Outcome{Dir: o.Dir}
+	if c.Load.Race && !o.Shard.Whole() {
+		return out, fmt.Errorf("%w: -shard with load.rounds = \"race\": a race's decisions are global, its configs cannot be split between machines", ErrRaceShard)
+	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -141,7 +144,12 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	}
 	r.onStep = prog.step
 	var runErr error
-	if c.Load.Auto {
+	if c.Load.Race {
+		// The race's rounds depend on its decisions; the progress shows
+		// the upper bound (max_rounds at every level).
+		a := &racer{c: c, blocks: Blocks(c), done: done, r: r, emit: emit, ws: &seen, prog: prog, start: time.Now()}
+		steps, runErr = a.run(ctx)
+	} else if c.Load.Auto {
 		// The plan grows as the run decides; the progress shows its
 		// upper bound (max_rounds everywhere).
 		a := &auto{c: c, blocks: shardBlocks(c, o.Shard), done: done, r: r, emit: emit, ws: &seen, prog: prog, start: time.Now()}

@@ -193,8 +193,13 @@ func requestURL(c *config.Config, s schedule.Slot, port int, addr string) (strin
 // keeps the order of run.seed). With restarts = "round" every measured
 // window's server is fresh and is warmed up when it starts (at that
 // window's concurrency), so the level warmups of schedule.Plan would only
-// warm processes about to be replaced, and are left out.
+// warm processes about to be replaced, and are left out. A race
+// (load.rounds = "race") decides its plan as it goes: Plan is then the
+// most it can take (RaceWorstPlan).
 func Plan(c *config.Config) []schedule.Step {
+	if c.Load.Race {
+		return RaceWorstPlan(c)
+	}
 	var steps []schedule.Step
 	for b, slots := range Blocks(c) {
 		steps = append(steps, schedule.Plan(slots, c.Load.Concurrency, c.Load.Rounds, c.Run.Seed+int64(b))...)

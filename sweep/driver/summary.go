@@ -8,6 +8,7 @@ import (
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/race"
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/schedule"
@@ -44,13 +45,18 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 	}
 	blocks := Blocks(c)
 	target := c.Analysis.TargetConcurrency
-	a := stats.Analyze(ws, stats.Options{
+	analyzed, confidence := ws, c.Analysis.Confidence
+	if c.Load.Race {
+		// Verdicts from the confirmation rounds only, at their share.
+		analyzed, confidence = confirmWindows(ws), 1-race.Split(c.Analysis.Confidence).Confirm
+	}
+	a := stats.Analyze(analyzed, stats.Options{
 		Baseline:          BaselineLabel(c),
 		AA:                AALabel(c),
 		CliffRate:         c.Analysis.CliffErrorRate,
 		TargetConcurrency: target,
 		Objective:         c.Analysis.Objective,
-		Confidence:        c.Analysis.Confidence,
+		Confidence:        confidence,
 		SameProcess:       c.Run.Restarts == sweep.RestartsNever,
 		MaxRSS:            int64(c.Analysis.MaxRSS),
 		MaxReserved:       int64(c.Analysis.MaxReserved),
@@ -84,6 +90,12 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 		Recommendation: a.Recommendation,
 		Warnings:       a.Warnings,
 		BlockDrift:     a.BlockDrift,
+	}
+	if c.Load.Race {
+		var extra []sweep.Cell
+		s.Race, extra = RaceSummary(c, ws)
+		s.Cells = append(s.Cells, extra...)
+		s.Plan.Rounds = s.Race.ConfirmRounds // the rounds per level that gave verdicts
 	}
 	if !sh.Whole() {
 		s.Plan.Shard = sh.String()

@@ -180,6 +180,9 @@ func deltaText(c sweep.Cell, metric sweep.Metric) string {
 	if !ok {
 		return "—"
 	}
+	if d.Verdict == sweep.VerdictEliminated {
+		return change(d.Median) + " [race data: no interval]"
+	}
 	if d.CILow == nil || d.CIHigh == nil {
 		return change(d.Median) + " [no interval: too few pairs]"
 	}
@@ -228,6 +231,8 @@ func verdictText(c sweep.Cell) string {
 		parts = append(parts, "baseline")
 	case c.AA:
 		parts = append(parts, "A/A control")
+	case c.VsBaseline[sweep.MetricCPUPerReq].Verdict == sweep.VerdictEliminated:
+		parts = append(parts, "eliminated by the race (see Race)")
 	case c.Cliff != nil:
 	default:
 		res := 0.0

@@ -1,0 +1,99 @@
+package race
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Observe feeds one race round: d maps each surviving config observed in
+// this round to ln(cost/baseline), its objective cost (lower is better)
+// over its own block's baseline in the same round. A survivor missing
+// from d (a failed window) takes no part in this round's pairs. It
+// returns the configs eliminated by this round, and does nothing once
+// the race has stopped.
+func (r *Race) Observe(d map[string]float64) ([]Entry, error) {
+	if r.stop.Reason != "" {
+		return nil, nil
+	}
+	for c, v := range d {
+		i, ok := r.index[c]
+		if !ok {
+			return nil, fmt.Errorf("%w: config %q is not in the race", ErrParams, c)
+		}
+		if !r.alive(i) {
+			return nil, fmt.Errorf("%w: config %q has left the race", ErrParams, c)
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%w: config %q observed %g", ErrParams, c, v)
+		}
+	}
+	r.round++
+	obs := make([]int, 0, len(d))
+	for i, c := range r.names {
+		if _, ok := d[c]; ok {
+			obs = append(obs, i)
+			r.entries[i].Rounds++
+			r.sum[i] += d[c]
+			r.ds[i] = append(r.ds[i], d[c])
+		}
+	}
+	c, eps := r.p.Clip, r.p.Epsilon
+	for _, i := range obs {
+		for _, j := range obs {
+			if i == j {
+				continue
+			}
+			x := d[r.names[i]] - d[r.names[j]]
+			r.drop[i][j].Observe(x / c)
+			r.within[i][j].Observe((eps - x) / c)
+		}
+	}
+	// Eliminate every survivor whose E reached 1/α_E, but never the last:
+	// the one with the lowest E stays.
+	var out []Entry
+	surv := r.survivorIdx()
+	keep := slices.MinFunc(surv, func(a, b int) int { return cmpF(r.e(a), r.e(b)) })
+	for _, i := range surv {
+		if e := r.e(i); i != keep && e >= 1/r.p.AlphaE {
+			en := &r.entries[i]
+			en.Reason, en.DroppedAt, en.EAtDrop = Eliminated, r.round, e
+			en.WorseThan = r.names[r.strongest(i)]
+			en.Mean = r.sum[i] / float64(max(en.Rounds, 1))
+			out = append(out, *en)
+		}
+	}
+	r.checkStop()
+	return out, nil
+}
+
+// strongest is the opponent whose pair holds the most evidence that i is worse.
+func (r *Race) strongest(i int) int {
+	best, bw := -1, math.Inf(-1)
+	for j := range r.names {
+		if j != i && r.drop[i][j].LogWealth() > bw {
+			best, bw = j, r.drop[i][j].LogWealth()
+		}
+	}
+	return best
+}
+
+func (r *Race) survivorIdx() []int {
+	var out []int
+	for i := range r.names {
+		if r.alive(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func cmpF(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

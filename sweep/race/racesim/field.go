@@ -1,0 +1,37 @@
+package racesim
+
+import "math"
+
+// Field is the configs' true log costs relative to the baseline: config 0
+// is the baseline (0), lower is better.
+type Field []float64
+
+// Issue64 is the issue's 64-config grid: the best at −10%, four more
+// within 2% of it (−9.6, −9.2, −8.8, −8.4%), and the other 58 besides
+// the baseline spread evenly from 3% to 30% worse than the best.
+func Issue64() Field {
+	f := Field{0}
+	best := math.Log(0.90)
+	f = append(f, best)
+	for k := 1; k <= 4; k++ {
+		f = append(f, best+0.004*float64(k))
+	}
+	for k := range 58 {
+		f = append(f, best+0.03+0.27*float64(k)/57)
+	}
+	return f
+}
+
+// Tied is k identical configs (the baseline among them).
+func Tied(k int) Field { return make(Field, k) }
+
+// Best returns the index of the lowest true cost (the first among ties).
+func (f Field) Best() int {
+	b := 0
+	for i, v := range f {
+		if v < f[b] {
+			b = i
+		}
+	}
+	return b
+}

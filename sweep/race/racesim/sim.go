@@ -1,0 +1,149 @@
+package racesim
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/sweep-dev/sweep/sweep/race"
+	"github.com/sweep-dev/sweep/sweep/stats"
+)
+
+// Settings are a simulated run's design.
+type Settings struct {
+	Confidence float64 // analysis.confidence
+	Clip       float64 // analysis.race_clip
+	Resolve    float64 // analysis.resolve (ε)
+	Finalists  int     // analysis.finalists
+	MaxRounds  int     // load.max_rounds (race and auto)
+	BlockSize  int     // run.block_size
+	Levels     int     // concurrency levels
+	Metrics    int     // metrics per comparison in the family (3 as the driver counts)
+}
+
+// Defaults are the shipped defaults: 95%, clip 5%, ε 2%, 4 finalists,
+// 30 rounds, blocks of 8, 3 levels.
+func Defaults() Settings {
+	return Settings{Confidence: 0.95, Clip: 0.05, Resolve: 0.02, Finalists: 4, MaxRounds: 30, BlockSize: 8, Levels: 3, Metrics: 3}
+}
+
+// Params are the race parameters these settings give.
+func (s Settings) Params() race.Params {
+	b := race.Split(s.Confidence)
+	return race.Params{AlphaE: b.Drop, AlphaS: b.Within, Clip: s.Clip, Epsilon: s.Resolve, Finalists: s.Finalists, MaxRounds: s.MaxRounds}
+}
+
+// ConfirmRounds is the confirmation's rounds per level: one more than the
+// fewest pairs with which the signed-rank test can reach Holm's
+// strictest level over finalists × levels × metrics comparisons.
+func (s Settings) ConfirmRounds(finalists int) int {
+	m := max(1, finalists*s.Levels*s.Metrics)
+	return stats.MinPairs(race.Split(s.Confidence).Confirm/float64(m)) + 1
+}
+
+// RaceResult is what one simulated race and its confirmation did.
+type RaceResult struct {
+	RaceWindows, ConfirmWindows int
+	Stop                        race.Stop
+	Finalists                   []int
+	Dropped                     []int // eliminated (not infeasible) configs
+	BestDropped                 bool  // the unique best was eliminated
+	FalseWithin                 bool  // a within-ε stop while a survivor was more than ε better than the leader
+	PickGap                     float64
+	ConfirmFalse                bool // the confirmation called a config better or worse than the baseline while their true costs are equal, or in the wrong direction
+}
+
+// Windows returns all measured windows.
+func (r RaceResult) Windows() int { return r.RaceWindows + r.ConfirmWindows }
+
+// Race simulates one race of field under noise with settings s, then
+// its confirmation: the finalists and the baseline (with the A/A twin)
+// at every level for ConfirmRounds rounds, objective only, Holm at the
+// confirmation's share.
+func Race(rng *rand.Rand, f Field, n Noise, s Settings) (RaceResult, error) {
+	names := make([]string, len(f))
+	for i := range f {
+		names[i] = fmt.Sprint(i)
+	}
+	r, err := race.New(names, s.Params())
+	if err != nil {
+		return RaceResult{}, err
+	}
+	var out RaceResult
+	alive := make([]bool, len(f))
+	for i := range alive {
+		alive[i] = true
+	}
+	for r.Stop().Reason == "" {
+		d, windows := raceRound(rng, f, n, s.BlockSize, alive)
+		out.RaceWindows += windows
+		gone, err := r.Observe(d)
+		if err != nil {
+			return out, err
+		}
+		for _, e := range gone {
+			i := index(names, e.Config)
+			alive[i] = false
+			out.Dropped = append(out.Dropped, i)
+		}
+	}
+	out.Stop = r.Stop()
+	best := f.Best()
+	unique := true
+	for i, v := range f {
+		if i != best && v == f[best] {
+			unique = false
+		}
+	}
+	out.BestDropped = unique && !alive[best]
+	leader := index(names, out.Stop.Leader)
+	if out.Stop.Reason == race.StopWithin {
+		for i, a := range alive {
+			if a && f[leader]-f[i] > s.Resolve {
+				out.FalseWithin = true
+			}
+		}
+	}
+	for _, c := range r.Finalists() {
+		out.Finalists = append(out.Finalists, index(names, c))
+	}
+	out.PickGap = f[out.Finalists[0]] - f[best]
+	out.ConfirmWindows, out.ConfirmFalse = confirm(rng, f, n, s, out.Finalists)
+	return out, nil
+}
+
+// raceRound measures one race round: the survivors other than the
+// baseline dealt into blocks of BlockSize in order, each block with the
+// baseline and the A/A twin. The baseline config's d is the first block's
+// A/A twin over that block's baseline.
+func raceRound(rng *rand.Rand, f Field, n Noise, blockSize int, alive []bool) (map[string]float64, int) {
+	var members []int
+	for i := 1; i < len(f); i++ {
+		if alive[i] {
+			members = append(members, i)
+		}
+	}
+	d := map[string]float64{}
+	windows := 0
+	for b := 0; b == 0 || b*blockSize < len(members); b++ {
+		block := members[b*blockSize : min(len(members), (b+1)*blockSize)]
+		base := f[0] + n.window(rng, 0)
+		twin := f[0] + n.window(rng, 0)
+		windows += 2 + len(block)
+		if b == 0 && alive[0] {
+			d["0"] = twin - base
+		}
+		for _, i := range block {
+			d[fmt.Sprint(i)] = f[i] + n.window(rng, i) - base
+		}
+	}
+	return d, windows
+}
+
+func index(names []string, c string) int {
+	for i, n := range names {
+		if n == c {
+			return i
+		}
+	}
+	return -1
+}

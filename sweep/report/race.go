@@ -1,0 +1,69 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// race is summary.md's section on a race (load.rounds = "race"): what it
+// did in words, the field shrinking round by round, and every config's
+// part in it. Nothing for other runs.
+func (m *mdWriter) race() {
+	r := m.s.Race
+	if r == nil {
+		return
+	}
+	m.f("## Race\n\n%s.\n\n", capitalize(strings.TrimSuffix(r.Words, ".")))
+	m.f("- Error budget (1 − confidence): dropping the best %s, a false within-ε stop %s, the confirmation's verdicts %s; ε = %s (analysis.resolve), clip %s (analysis.race_clip), up to %d rounds.\n",
+		share(r.Alpha.Drop), share(r.Alpha.Within), share(r.Alpha.Confirm), share(r.Epsilon), share(r.Clip), r.MaxRounds)
+	m.f("- The race's windows chose who went on, so they are selected data: a config the race left out keeps its c=%d cell from them with the verdict `%s` (never better or worse, no interval); the finalists' verdicts use the confirmation rounds only.\n\n",
+		r.Concurrency, sweep.VerdictEliminated)
+	if len(r.Survivors) > 1 {
+		m.f("The field, configs left after each round:\n\n```\n%s```\n\n", fieldChart(r.Survivors))
+	}
+	m.f("| config | race | rounds | left after | E at drop | change at c=%d (race) | why |\n|---|---|---|---|---|---|---|\n", r.Concurrency)
+	for _, e := range r.Configs {
+		left, ev, why := "", "", e.Why
+		if e.Reason == "eliminated" || e.Reason == "infeasible" {
+			left = fmt.Sprintf("round %d", e.DroppedAt)
+		}
+		if e.Reason == "eliminated" {
+			ev = fmt.Sprintf("%.0f", e.EAtDrop)
+			why = "worse than " + e.WorseThan
+		}
+		ch := ""
+		if e.Rounds > 0 {
+			ch = change(e.Change)
+		}
+		m.f("| %s | %s | %d | %s | %s | %s | %s |\n", cellText(e.Config), e.Reason, e.Rounds, left, ev, ch, cellText(why))
+	}
+	m.f("\n")
+}
+
+// fieldChart draws the survivors per round as bars, one line per round
+// at which the field changed (and the last).
+func fieldChart(survivors []int) string {
+	var b strings.Builder
+	most := 0
+	for _, n := range survivors {
+		most = max(most, n)
+	}
+	for k, n := range survivors {
+		if k > 0 && k < len(survivors)-1 && n == survivors[k-1] {
+			continue
+		}
+		label := "start"
+		if k > 0 {
+			label = fmt.Sprintf("round %d", k)
+		}
+		fmt.Fprintf(&b, "%-9s %s %d\n", label, strings.Repeat("█", n*40/max(most, 1)), n)
+	}
+	return b.String()
+}
+
+// share formats a fraction as a percentage with up to two decimals: "2%", "0.25%".
+func share(f float64) string {
+	return fmt.Sprintf("%g%%", float64(int64(f*10000+0.5))/100)
+}
