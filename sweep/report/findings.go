@@ -179,7 +179,7 @@ func deltaText(c sweep.Cell, metric sweep.Metric) string {
 		return "—"
 	}
 	if d.CILow == nil || d.CIHigh == nil {
-		return change(d.Median) + " [no interval: too few pairs]"
+		return change(d.Median) + " [no interval]"
 	}
 	return change(d.Median) + " " + interval(*d.CILow, *d.CIHigh)
 }
@@ -228,22 +228,22 @@ func verdictText(c sweep.Cell) string {
 		parts = append(parts, "A/A control")
 	case c.Cliff != nil:
 	default:
-		res := 0.0
 		for _, m := range []sweep.Metric{sweep.MetricCPUPerReq, sweep.MetricRPS} {
-			d, ok := c.VsBaseline[m]
-			if ok && detected(d) {
+			if d, ok := c.VsBaseline[m]; ok && detected(d) {
 				parts = append(parts, m.Label()+" "+d.Verdict)
 			}
-			if ok && d.Resolution != nil && m == sweep.MetricCPUPerReq {
-				res = *d.Resolution
-			}
 		}
-		if len(parts) == 0 {
-			if res > 0 {
-				parts = append(parts, fmt.Sprintf("%s (CPU/req within ±%.1f%%)", sweep.VerdictNoChange, 100*res))
-			} else {
-				parts = append(parts, sweep.VerdictNoChange)
-			}
+		cpu, ok := c.VsBaseline[sweep.MetricCPUPerReq]
+		switch {
+		case len(parts) > 0:
+		case ok && cpu.Verdict == sweep.VerdictUndecided:
+			parts = append(parts, undecidedWords(cpu))
+		case ok && cpu.Resolution != nil:
+			parts = append(parts, fmt.Sprintf("%s (CPU/req within ±%.1f%%)", sweep.VerdictNoChange, 100**cpu.Resolution))
+		case ok:
+			parts = append(parts, cpu.Verdict)
+		default:
+			parts = append(parts, "no comparison")
 		}
 	}
 	if c.Cliff != nil {
