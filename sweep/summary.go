@@ -4,8 +4,8 @@ import "time"
 
 // Verdict values of a Delta.
 const (
-	VerdictBetter   = "better"
-	VerdictWorse    = "worse"
+	VerdictBetter = "better"
+	VerdictWorse  = "worse"
 	// VerdictNoChange: the interval was computed and contains zero.
 	VerdictNoChange = "no detectable change"
 	// VerdictUndecided: no interval could be computed at the comparison's
@@ -257,8 +257,6 @@ type Delta struct {
 	// of Needed).
 	Needed int `json:"needed,omitempty"`
 }
-
-
 
 // Band is a central interval of signed fractional changes.
 type Band struct {

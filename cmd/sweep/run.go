@@ -86,6 +86,9 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	if *prof {
 		cfg.Analysis.Profile = true
 	}
+	if w := driver.NoVerdictWarning(cfg); w != "" {
+		fmt.Fprintf(stderr, "sweep: warning: %s: %s\n", cfg.Path, w)
+	}
 	if *dry {
 		printPlan(stdout, cfg, sh)
 		return 0

@@ -69,6 +69,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 			Slots: len(Slots(c)), Windows: planned, Measured: len(seen), Remeasured: remeasured,
 			Objective: c.Analysis.Objective, TargetConc: target,
 			CliffRate: c.Analysis.CliffErrorRate, Confidence: c.Analysis.Confidence, Restarts: c.Run.Restarts,
+			Family: Family(c), RoundsNeeded: RoundsNeeded(c),
 			Slices: c.Load.Slices(), RoundsAuto: c.Load.Auto, Resolve: resolve,
 			Blocks: len(blocks), BlockSize: c.Run.BlockSize,
 		},

@@ -72,7 +72,7 @@ func (r *run) tradeoffs() []sweep.Tradeoff {
 					Low:      lo.Median,
 					HighConc: l,
 					High:     hi.Median,
-					Flip: called(lo) && called(hi) && lo.Median*hi.Median < 0,
+					Flip:     called(lo) && called(hi) && lo.Median*hi.Median < 0,
 					Words: fmt.Sprintf("%s %s at c=%d, %s at c=%d",
 						Percent(lo.Median), m.Label(), low.cell.Concurrency, Percent(hi.Median), l),
 				})

@@ -16,7 +16,7 @@ func TestRoundsNeeded(t *testing.T) {
 		{4, 3, 0.95, 36, 11},
 		{1, 1, 0.95, 3, 7},
 		{1, 1, 0.99, 3, 10}, // 2·2⁻¹⁰ ≤ 0.01/3 < 2·2⁻⁹
-		{0, 3, 0.95, 1, 6}, // no candidate: a family of one
+		{0, 3, 0.95, 1, 6},  // no candidate: a family of one
 	} {
 		f := Family(tt.candidates, tt.levels)
 		if n := RoundsNeeded(tt.confidence, f); f != tt.family || n != tt.need {

@@ -1,0 +1,45 @@
+package driver
+
+import (
+	"fmt"
+
+	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/stats"
+)
+
+// Family is the number of comparisons c's verdicts will be corrected for
+// (stats.Family of its candidates and levels).
+func Family(c *config.Config) int {
+	return stats.Family(len(c.Points)-1, len(c.Load.Concurrency))
+}
+
+// RoundsNeeded is the fewest paired rounds per level with which c can
+// reach any verdict (stats.RoundsNeeded at analysis.confidence).
+func RoundsNeeded(c *config.Config) int {
+	return stats.RoundsNeeded(c.Analysis.Confidence, Family(c))
+}
+
+// NoVerdictWarning is what -dry-run and the start of a run say when c's
+// plan can reach no verdict at all: its rounds per level (load.max_rounds
+// with rounds = "auto") are fewer than RoundsNeeded, so every comparison
+// will be undecided. It is "" when a verdict is possible, and for a plan
+// with no candidate config.
+func NoVerdictWarning(c *config.Config) string {
+	if len(c.Points) < 2 {
+		return ""
+	}
+	need := RoundsNeeded(c)
+	key, rounds := "load.rounds", c.Load.Rounds
+	if c.Load.Auto {
+		key, rounds = "load.max_rounds", c.Load.MaxRounds
+	}
+	if rounds >= need {
+		return ""
+	}
+	fix := fmt.Sprintf("set %s = %d or more", key, need)
+	if !c.Load.Auto {
+		fix += `, or rounds = "auto"`
+	}
+	return fmt.Sprintf("%s = %d cannot reach any verdict: with %d comparisons (%d configs × %d levels × 3 metrics) at family-wise %g%%, an interval needs %d paired rounds per level, so every comparison will be undecided; %s",
+		key, rounds, Family(c), len(c.Points)-1, len(c.Load.Concurrency), 100*c.Analysis.Confidence, need, fix)
+}
