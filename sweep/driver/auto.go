@@ -45,7 +45,6 @@ func AutoMin(c *config.Config) int {
 	return min(RoundsNeeded(c)+1, c.Load.MaxRounds)
 }
 
-
 func (a *auto) run(ctx context.Context) ([]schedule.Step, error) {
 	var all []schedule.Step
 	windows := 0 // windows measured by this process, for the budget's rate
