@@ -521,7 +521,7 @@ func TestComponentTwinRun(t *testing.T) {
 // undecided with the rounds needed, never "no detectable change".
 func TestFiveRounds(t *testing.T) {
 	const cfg = "testdata/five-rounds.toml"
-	const warning = "load.rounds = 5 cannot reach any verdict: with 6 comparisons (1 configs × 2 levels × 3 metrics) at family-wise 95%, an interval needs 8 paired rounds per level"
+	const warning = "load.rounds = 5 cannot reach any verdict: with 6 comparisons (1 config × 2 levels × 3 metrics) at family-wise 95%, an interval needs 8 paired rounds per level"
 	r := sweepCmd(t, "-config", cfg, "-dry-run")
 	if r.code != 0 || !strings.Contains(r.stderr, warning) {
 		t.Errorf("dry run: exit %d, stderr lacks %q:\n%s", r.code, warning, r.stderr)

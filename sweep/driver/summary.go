@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep/schedule"
 	"github.com/sweep-dev/sweep/sweep/shard"
 	"github.com/sweep-dev/sweep/sweep/stats"
+	"github.com/sweep-dev/sweep/sweep/summarize"
 )
 
 // SummaryFile is the name of the summary WriteSummary writes in a run
@@ -32,27 +32,16 @@ func WriteSummary(dir string, c *config.Config, env sweep.Environment, steps []s
 
 // Summarize builds the summary of a run from its windows. steps is what
 // the run planned to measure: the whole plan, or shard sh's part of it.
+// The head (Head) is the config's part; the rest is summarize.Summary's.
 func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, ws []sweep.Window, sh shard.Spec) sweep.Summary {
-	planned := schedule.Measured(steps)
-	seen := map[sweep.WindowKey]bool{}
-	remeasured := 0
-	for _, w := range ws {
-		seen[w.Key()] = true
-		if w.Remeasured {
-			remeasured++
-		}
-	}
+	return summarize.Summary(Head(c, env, steps, sh), ws)
+}
+
+// Head is what a run of c (shard sh of it, measuring steps) states before
+// its first window: its name, plan, baseline and A/A twin, environment
+// and preflight warnings.
+func Head(c *config.Config, env sweep.Environment, steps []schedule.Step, sh shard.Spec) sweep.Summary {
 	blocks := Blocks(c)
-	target := c.Analysis.TargetConcurrency
-	a := stats.Analyze(ws, stats.Options{
-		Baseline:          BaselineLabel(c),
-		AA:                AALabel(c),
-		CliffRate:         c.Analysis.CliffErrorRate,
-		TargetConcurrency: target,
-		Objective:         c.Analysis.Objective,
-		Confidence:        c.Analysis.Confidence,
-		SameProcess:       c.Run.Restarts == sweep.RestartsNever,
-	})
 	resolve := 0.0
 	if c.Load.Auto {
 		resolve = c.Analysis.Resolve
@@ -61,27 +50,18 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 		SchemaVersion: sweep.SchemaVersion,
 		Name:          c.Name,
 		Created:       time.Now().UTC(),
-		Complete:      len(seen) >= planned,
 		Environment:   env,
 		Plan: sweep.Plan{
 			Points: c.Points, Concurrency: c.Load.Concurrency, Rounds: c.Load.Rounds,
 			Warmup: c.Load.Warmup, Duration: c.Load.Duration,
-			Slots: len(Slots(c)), Windows: planned, Measured: len(seen), Remeasured: remeasured,
-			Objective: c.Analysis.Objective, TargetConc: target,
+			Slots: len(Slots(c)), Windows: schedule.Measured(steps),
+			Objective: c.Analysis.Objective, TargetConc: c.Analysis.TargetConcurrency,
 			CliffRate: c.Analysis.CliffErrorRate, Confidence: c.Analysis.Confidence, Restarts: c.Run.Restarts,
-			Family: Family(c), RoundsNeeded: RoundsNeeded(c),
 			Slices: c.Load.Slices(), RoundsAuto: c.Load.Auto, Resolve: resolve,
 			Blocks: len(blocks), BlockSize: c.Run.BlockSize,
 		},
-		Baseline:       BaselineLabel(c),
-		AAConfig:       AALabel(c),
-		Cells:          a.Cells,
-		Reference:      a.Reference,
-		Cliffs:         a.Cliffs,
-		Tradeoffs:      a.Tradeoffs,
-		Recommendation: a.Recommendation,
-		Warnings:       a.Warnings,
-		BlockDrift:     a.BlockDrift,
+		Baseline: BaselineLabel(c),
+		AAConfig: AALabel(c),
 	}
 	if !sh.Whole() {
 		s.Plan.Shard = sh.String()
@@ -100,11 +80,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 	for _, p := range c.Points {
 		full = append(full, sweep.Point(c.Settings(p)))
 	}
-	s.Warnings = append(PreflightWarnings(c, env.Plugins, full, maxC), s.Warnings...)
-	if !s.Complete {
-		s.Warnings = append([]sweep.Warning{{Code: "incomplete",
-			Message: fmt.Sprintf("run incomplete: %d of %d planned windows measured; resume with -resume", len(seen), planned)}}, s.Warnings...)
-	}
+	s.Warnings = PreflightWarnings(c, env.Plugins, full, maxC)
 	return s
 }
 

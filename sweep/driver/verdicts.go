@@ -40,6 +40,14 @@ func NoVerdictWarning(c *config.Config) string {
 	if !c.Load.Auto {
 		fix += `, or rounds = "auto"`
 	}
-	return fmt.Sprintf("%s = %d cannot reach any verdict: with %d comparisons (%d configs × %d levels × 3 metrics) at family-wise %g%%, an interval needs %d paired rounds per level, so every comparison will be undecided; %s",
-		key, rounds, Family(c), len(c.Points)-1, len(c.Load.Concurrency), 100*c.Analysis.Confidence, need, fix)
+	return fmt.Sprintf("%s = %d cannot reach any verdict: with %d comparisons (%s × %s × 3 metrics) at family-wise %g%%, an interval needs %d paired rounds per level, so every comparison will be undecided; %s",
+		key, rounds, Family(c), count(len(c.Points)-1, "config"), count(len(c.Load.Concurrency), "level"), 100*c.Analysis.Confidence, need, fix)
+}
+
+// count is "1 level", "2 levels".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -184,35 +185,34 @@ func deltaText(c sweep.Cell, metric sweep.Metric) string {
 	return change(d.Median) + " " + interval(*d.CILow, *d.CIHigh)
 }
 
-// decisionWords says how the run's verdicts were decided, from the
-// correction its comparisons record.
+// decisionWords says how the run's verdicts were decided: the family
+// the plan records (schema 4) or, in older summaries, the comparisons
+// its cells hold, at the plan's family-wise confidence.
 func (m *mdWriter) decisionWords() string {
-	n, conf := 0, ""
-	for _, c := range m.s.Cells {
-		for m, d := range c.VsBaseline {
-			if c.AA || d.Correction == "" || (m == sweep.MetricSuccessRPS && d.Correction == c.VsBaseline[sweep.MetricRPS].Correction) {
-				continue // the control, or success RPS decided with RPS
-			}
-			n++
-			if _, after, ok := strings.Cut(d.Correction, "family-wise "); ok {
-				conf = after
+	n := m.s.Plan.Family
+	if n == 0 {
+		for _, c := range m.s.Cells {
+			for m, d := range c.VsBaseline {
+				if c.AA || d.Correction == "" || (m == sweep.MetricSuccessRPS && d.Correction == c.VsBaseline[sweep.MetricRPS].Correction) {
+					continue // the control, or success RPS decided with RPS
+				}
+				n++
 			}
 		}
 	}
 	if n == 0 {
 		return "none were made"
 	}
-	return fmt.Sprintf("exact signed-rank intervals of the log ratios; Holm's correction over the run's %d comparisons holds the chance of any false verdict to %s", n, strings.TrimSuffix(familyRisk(conf), " "))
+	return fmt.Sprintf("exact signed-rank intervals of the log ratios; Holm's correction over the run's %d comparisons holds the chance of any false verdict to %s", n, familyRisk(m.s.Plan.Confidence))
 }
 
-// familyRisk turns a family-wise confidence such as "95%" into the
-// risk it leaves: "5%".
-func familyRisk(conf string) string {
-	var c float64
-	if _, err := fmt.Sscanf(strings.TrimSuffix(conf, "%"), "%g", &c); err != nil || c <= 0 {
+// familyRisk is the risk a family-wise confidence such as 0.95 leaves:
+// "5%" ("the stated level" when the summary does not record it).
+func familyRisk(conf float64) string {
+	if conf <= 0 || conf >= 1 {
 		return "the stated level"
 	}
-	return fmt.Sprintf("%g%%", float64(int64((100-c)*100+0.5))/100)
+	return fmt.Sprintf("%g%%", math.Round((1-conf)*1e4)/100)
 }
 
 // verdictText sums up a cell: its role, or the detected effects on CPU

@@ -57,6 +57,11 @@ type Analysis struct {
 	// BlockDrift is the baseline's spread over the blocks, per level;
 	// nil for a run of one block.
 	BlockDrift []sweep.BlockDrift
+	// Family is the number of comparisons the verdicts were corrected for
+	// (those with pairs), and RoundsNeeded the fewest pairs with which the
+	// correction's strictest level has an interval.
+	Family       int
+	RoundsNeeded int
 }
 
 // run is the state of one analysis.
@@ -105,6 +110,7 @@ func Analyze(ws []sweep.Window, o Options) Analysis {
 	a.Warnings = append(r.warnings, oneCPU(a.Cells)...)
 	a.Reference = refs
 	a.BlockDrift = r.blockDrift()
+	a.Family, a.RoundsNeeded = r.familySize, MinPairs(r.firstAlpha)
 	return a
 }
 

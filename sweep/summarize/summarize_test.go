@@ -1,0 +1,53 @@
+package summarize
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/rundir"
+)
+
+// TestSummary re-summarises a real shard (sweep/merge/testdata/shard-0)
+// from its own head: the same cells and verdicts as the run wrote; with
+// more windows planned than measured it is incomplete, the incomplete
+// warning first and the head's preflight warnings before the analysis's.
+func TestSummary(t *testing.T) {
+	const dir = "../merge/testdata/shard-0"
+	run, err := rundir.ReadSummary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := results.Read(dir + "/" + rundir.ResultsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Summary(run, ws)
+	if !s.Complete || s.Plan.Measured != len(ws) || !reflect.DeepEqual(s.Cells, run.Cells) || s.Plan.Family != run.Plan.Family {
+		t.Errorf("re-summarised: complete %v, measured %d of %d windows, family %d (run: %d), cells equal %v",
+			s.Complete, s.Plan.Measured, len(ws), s.Plan.Family, run.Plan.Family, reflect.DeepEqual(s.Cells, run.Cells))
+	}
+	head := run
+	head.Plan.Windows = len(ws) + 3
+	head.Warnings = []sweep.Warning{{Code: "pool_limit", Message: "preflight"}}
+	s = Summary(head, ws)
+	if s.Complete || len(s.Warnings) < 2 || s.Warnings[0].Code != "incomplete" || s.Warnings[1].Code != "pool_limit" {
+		t.Errorf("incomplete: complete %v, warnings %+v; want incomplete first, then pool_limit", s.Complete, s.Warnings)
+	}
+}
+
+func TestOptions(t *testing.T) {
+	for _, tt := range []struct {
+		restarts sweep.Restarts
+		same     bool
+	}{{sweep.RestartsNever, true}, {sweep.RestartsRound, false}} {
+		head := sweep.Summary{Baseline: "b", AAConfig: "b [A/A]", Plan: sweep.Plan{CliffRate: 0.01, TargetConc: 16,
+			Objective: sweep.ObjectiveSuccessRPS, Confidence: 0.99, Restarts: tt.restarts}}
+		o := Options(head)
+		if o.Baseline != "b" || o.AA != "b [A/A]" || o.CliffRate != 0.01 || o.TargetConcurrency != 16 ||
+			o.Objective != sweep.ObjectiveSuccessRPS || o.Confidence != 0.99 || o.SameProcess != tt.same {
+			t.Errorf("restarts %q: options %+v", tt.restarts, o)
+		}
+	}
+}
