@@ -136,6 +136,10 @@ type Plan struct {
 	Shard       string   `json:"shard,omitempty"`
 	ShardBlocks []int    `json:"shard_blocks,omitempty"`
 	Merged      []string `json:"merged,omitempty"`
+	// MaxRSS and MaxReserved are the memory budgets in bytes
+	// (analysis.max_rss, max_reserved); absent for none.
+	MaxRSS      int64 `json:"max_rss,omitempty"`
+	MaxReserved int64 `json:"max_reserved,omitempty"`
 }
 
 // Cell is one config at one concurrency: medians over its rounds.
@@ -159,6 +163,10 @@ type Cell struct {
 	MinorFaultsPerReq float64 `json:"minor_faults_per_req"`
 	RSSBytes          int64   `json:"rss_bytes"`
 	GeneratorBound    int     `json:"generator_bound_windows"`
+
+	// CellMemory: peak, settled and reserved memory, their changes vs
+	// the baseline, the warm-slot estimate and the budgets exceeded.
+	CellMemory
 	// ServerSteal and LoadSteal are the medians over the windows of the
 	// share of the server and load CPUs' time the hypervisor stole
 	// (Window.ServerSteal, Window.LoadSteal).
@@ -301,6 +309,14 @@ type Recommendation struct {
 	KeepBaseline bool      `json:"keep_baseline"`
 	Change       float64   `json:"change"` // median signed change of the objective metric vs baseline
 	Reason       string    `json:"reason"`
+	// Cost is what the pick costs in memory, in words: "−62% CPU/req for
+	// +2.1 MiB RSS at c=16"; RSSChangeMiB the median paired RSS change.
+	// Absent when keeping the baseline or without RSS pairs.
+	Cost         string   `json:"cost,omitempty"`
+	RSSChangeMiB *float64 `json:"rss_change_mib,omitempty"`
+	// Excluded names the configs a memory budget (analysis.max_rss,
+	// max_reserved) ruled out at the target level, with what they exceed.
+	Excluded []string `json:"excluded,omitempty"`
 }
 
 // Warning is a caveat carried as data.

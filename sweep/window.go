@@ -52,6 +52,9 @@ type Window struct {
 	VolCtxSwitches    int64   `json:"vol_ctx_switches"`     // delta, all threads
 	InvolCtxSwitches  int64   `json:"invol_ctx_switches"`   // delta, all threads
 
+	// WindowMemory: peak, settled and reserved memory; the host's warm slots.
+	WindowMemory
+
 	// Generator health.
 	DriverCPUUtil  float64 `json:"driver_cpu_util"` // driver CPU seconds / (Seconds × load CPUs), 0..1
 	GeneratorBound bool    `json:"generator_bound"` // DriverCPUUtil above its threshold or LoadIdle below its own: RPS may be the generator's limit

@@ -48,6 +48,17 @@ func (f fraction) Set(s string) error {
 	return nil
 }
 
+// optional is a fraction flag that is off at 0: its usage shows no
+// default then.
+type optional struct{ fraction }
+
+func (o optional) String() string {
+	if o.v == nil || *o.v == 0 {
+		return ""
+	}
+	return o.fraction.String()
+}
+
 // runCheck is `sweep check RUN_DIR` (the in-run gate: a candidate vs the
 // baseline of one run, paired) and `sweep check -baseline OLD NEW` (two
 // runs, unpaired). Exit 1 on a regression, 2 on bad usage or runs that
@@ -64,6 +75,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		vals[f.metric] = &v
 		fs.Var(fraction{&v}, f.name, "regression threshold for "+f.what+" (a percentage or a fraction below 1, e.g. 2% or 0.02)")
 	}
+	var rss float64
+	fs.Var(optional{fraction{&rss}}, "rss", "in one run: regression threshold for the server's RSS (at the end of the windows), as a share of the baseline's, e.g. 10%; not judged unless given")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	asMD := fs.Bool("markdown", false, "print the result as a Markdown table (for a pull-request comment)")
 	if code, ok := parseFlags(fs, "check", args, stdout, stderr); !ok {
@@ -91,10 +104,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	var res gate.Result
 	var err error
-	if len(olds) > 0 {
+	switch {
+	case len(olds) > 0 && rss > 0:
+		fmt.Fprintln(stderr, "sweep check: -rss judges the paired RSS change of one run; it is not available with -baseline (across runs)")
+		return 2
+	case len(olds) > 0:
 		res, err = crossRun(olds, fs.Arg(0), th)
-	} else {
-		res, err = inRun(fs.Arg(0), *cand, th)
+	default:
+		res, err = inRun(fs.Arg(0), *cand, th, rss)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "sweep check:", err)
@@ -137,7 +154,7 @@ var thresholdFlags = []struct {
 var errUsage = errors.New("unusable run directory")
 
 // inRun is the paired gate of one run directory.
-func inRun(dir, sel string, th gate.Thresholds) (gate.Result, error) {
+func inRun(dir, sel string, th gate.Thresholds, rss float64) (gate.Result, error) {
 	s, err := rundir.ReadSummary(dir)
 	if err != nil {
 		return gate.Result{}, fmt.Errorf("%w: %w", errUsage, err)
@@ -150,7 +167,7 @@ func inRun(dir, sel string, th gate.Thresholds) (gate.Result, error) {
 	if err != nil {
 		return gate.Result{}, fmt.Errorf("%s: %w", dir, err)
 	}
-	return gate.Check(s, ws, c, th)
+	return gate.CheckRSS(s, ws, c, th, rss)
 }
 
 // runDirs is a flag given once per run directory.

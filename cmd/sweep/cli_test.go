@@ -478,6 +478,38 @@ func TestShardsCLI(t *testing.T) {
 	}
 }
 
+// TestCheckRSS gates memory on a real run (reports/memory-example:
+// keep_resident 4MiB costs +7 MiB at c=1 and +30 MiB at c=16 over a
+// baseline of 32–34 MiB): -rss 10% fails it, -rss 500% passes it, no -rss
+// judges no memory, and -rss with -baseline is refused.
+func TestCheckRSS(t *testing.T) {
+	const run = "../../reports/memory-example"
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"+30 MiB fails -rss 10%", []string{"-candidate", "linear_memory_keep_resident=4MiB", "-rss", "10%", run}, 1, "RSS larger by at least"},
+		{"passes -rss 500%", []string{"-candidate", "linear_memory_keep_resident=4MiB", "-rss", "500%", "-cpu", "2%", run}, 0, "rss_mib"},
+		{"not judged without -rss", []string{"-candidate", "linear_memory_keep_resident=4MiB", run}, 0, "no regression beyond the thresholds"},
+		{"refused across runs", []string{"-rss", "10%", "-baseline", run, run}, 2, "-rss judges the paired RSS change of one run"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := sweepCmd(t, append([]string{"check"}, tt.args...)...)
+			if r.code != tt.code {
+				t.Errorf("exit code %d, want %d; stdout:\n%s\nstderr:\n%s", r.code, tt.code, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stdout+r.stderr, tt.want) {
+				t.Errorf("output does not contain %q:\n%s%s", tt.want, r.stdout, r.stderr)
+			}
+			if tt.name == "not judged without -rss" && strings.Contains(r.stdout, "rss_mib") {
+				t.Errorf("an RSS row without -rss:\n%s", r.stdout)
+			}
+		})
+	}
+}
+
 // TestComponentTwinRun runs the workload against its component twin in
 // one grid on the real host: both serve, and the summary says what each
 // plugin is and what a request takes from the pool.

@@ -112,6 +112,9 @@ var badCases = map[string][]string{
 	"header-name.toml":                  {"load.headers.Bad Header", "HTTP header name"},
 	"header-host.toml":                  {"load.headers.Host", "may not be overridden"},
 	"gomaxprocs-negative.toml":          {"target.gomaxprocs = -1", "want an integer from 0 to 1024"},
+	"max-rss-si.toml":                   {`analysis.max_rss = "40MB"`, `want a size above 0`, `"2GiB"`},
+	"max-rss-zero.toml":                 {"analysis.max_rss = 0", `want a size above 0`},
+	"max-reserved-float.toml":           {"analysis.max_reserved = 1.5", "a float is not allowed", `"512MiB"`},
 }
 
 // TestBadConfigs loads every fixture in testdata/bad and checks that the

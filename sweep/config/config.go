@@ -38,6 +38,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/grid"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // Limits on the size of a sweep. They keep a typo (one more axis, an extra
@@ -321,6 +322,14 @@ type Analysis struct {
 	// a change of the objective metric it should be able to call, as a
 	// fraction; "2%" or 0.02. Default 0.02.
 	Resolve float64
+	// MaxRSS (max_rss) is a memory budget: a config whose RSS (at the end
+	// of its windows, median) exceeds it at the target concurrency is not
+	// recommended, and the recommendation names it. A size; 0 (default)
+	// is no budget.
+	MaxRSS units.Size
+	// MaxReserved (max_reserved) is the same budget for the reserved
+	// address space (VmSize). 0 (default) is no budget.
+	MaxReserved units.Size
 }
 
 // Slots returns the number of server slots: one per point, plus the A/A

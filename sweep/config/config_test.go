@@ -1,6 +1,8 @@
 package config
 
 import (
+	"github.com/sweep-dev/sweep/sweep/units"
+
 	"math"
 	"os"
 	"path/filepath"
@@ -514,6 +516,25 @@ func TestSlices(t *testing.T) {
 		}
 		if got, want := c.Load.Piece(), c.Load.Duration/time.Duration(tc.want); got != want {
 			t.Errorf("%q: Piece() = %v, want %v", tc.toml, got, want)
+		}
+	}
+}
+
+// TestBudgets reads analysis.max_rss and max_reserved as sizes (a unit
+// string or a byte count) and leaves them 0 (no budget) when absent.
+func TestBudgets(t *testing.T) {
+	tests := []struct {
+		in        string
+		rss, resv units.Size
+	}{
+		{"", 0, 0},
+		{"[analysis]\nmax_rss = \"40MiB\"\n", 40 << 20, 0},
+		{"[analysis]\nmax_rss = 1048576\nmax_reserved = \"2TiB\"\n", 1 << 20, 2 << 40},
+	}
+	for _, tt := range tests {
+		c := parse(t, tt.in)
+		if c.Analysis.MaxRSS != tt.rss || c.Analysis.MaxReserved != tt.resv {
+			t.Errorf("%q: max_rss %v max_reserved %v, want %v %v", tt.in, c.Analysis.MaxRSS, c.Analysis.MaxReserved, tt.rss, tt.resv)
 		}
 	}
 }

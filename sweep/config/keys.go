@@ -15,7 +15,7 @@ var schema = map[string][]string{
 	"target":   {"kind", "plugin", "command", "env", "url", "ready", "ready_timeout", "allow_remote", "gomaxprocs"},
 	"load":     {"concurrency", "warmup", "duration", "timeout", "rounds", "min_rounds", "max_rounds", "slice", "aa", "method", "path", "body", "headers"},
 	"run":      {"server_cpus", "load_cpus", "share_cpus", "seed", "restarts", "max_restarts", "block_size", "remeasure", "reference", "keep_awake", "server_sched", "budget"},
-	"analysis": {"profile", "objective", "target_concurrency", "cliff_error_rate", "confidence", "resolve"},
+	"analysis": {"profile", "objective", "target_concurrency", "cliff_error_rate", "confidence", "resolve", "max_rss", "max_reserved"},
 }
 
 // unknownKeys records an error for the first key, in file order, that is

@@ -42,6 +42,7 @@ func (p *parser) analysis(t *table) {
 	a.Confidence = t.float("confidence", 0.95, 0.5, 1)
 	a.Resolve = p.fraction(t, "resolve", 0.02)
 	a.Profile = t.boolean("profile", false)
+	p.budgets(t)
 	levels := p.c.Load.Concurrency
 	if p.err != nil || len(levels) == 0 {
 		return

@@ -35,6 +35,7 @@ type measurement struct {
 	tlb, cal int64
 	ipisOK   bool
 	done     bool // failed: it takes no more slices
+	mem      memoryWindow
 }
 
 // MeasureRound measures the round's windows. With load.slice = 0 (one
@@ -61,7 +62,7 @@ func (r *runner) MeasureRound(ctx context.Context, steps []schedule.Step, emit f
 			if err := r.slice(ctx, m, r.c.Load.Duration); err != nil {
 				return err
 			}
-			w := r.finish(m)
+			w := r.finish(ctx, m)
 			if err := emit(i, w); err != nil {
 				return err
 			}
@@ -89,7 +90,7 @@ func (r *runner) MeasureRound(ctx context.Context, steps []schedule.Step, emit f
 	}
 	ws := make([]sweep.Window, len(ms))
 	for i, m := range ms {
-		ws[i] = r.finish(m)
+		ws[i] = r.finish(ctx, m)
 		if err := emit(i, ws[i]); err != nil {
 			return err
 		}
@@ -120,7 +121,7 @@ func (r *runner) remeasure(ctx context.Context, s schedule.Step, i int, w sweep.
 	if err := r.slice(ctx, m, r.c.Load.Duration); err != nil {
 		return err
 	}
-	rw := r.finish(m)
+	rw := r.finish(ctx, m)
 	rw.Remeasured = true
 	return emit(i, rw)
 }
@@ -176,6 +177,7 @@ func (r *runner) begin(ctx context.Context, s schedule.Step) (*measurement, erro
 		}
 	}
 	m.w.Start = time.Now().UTC()
+	r.memoryStart(m)
 	return m, nil
 }
 
@@ -199,6 +201,7 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 	cpus0, cerr := r.readCPUTimes(st.cpus)
 	tlb0, cal0, iok := readIPIs(st.cpus)
 	lerr := m.g.RunSlice(ctx, d, m.lw)
+	m.mem.loadEnd = time.Now()
 	tlb1, cal1, iok2 := readIPIs(st.cpus)
 	cpus1, cerr2 := r.readCPUTimes(st.cpus)
 	after, perr := probe.Read(pid)
@@ -237,11 +240,12 @@ func (r *runner) slice(ctx context.Context, m *measurement, d time.Duration) err
 }
 
 // finish returns m's window, filled in unless it failed.
-func (r *runner) finish(m *measurement) sweep.Window {
+func (r *runner) finish(ctx context.Context, m *measurement) sweep.Window {
 	if m.done {
 		return m.w
 	}
 	fill(&m.w, m.lw.Result(), m.delta, m.self, r.loadCPUs())
+	r.memoryFinish(ctx, m)
 	m.w.Slices = m.lw.Slices()
 	if m.cpusOK {
 		m.w.ServerSteal = probe.Share(m.cpus.server.Steal, m.cpuWall, countCPUs(m.st.cpus))

@@ -59,6 +59,7 @@ func Head(c *config.Config, env sweep.Environment, steps []schedule.Step, sh sha
 			CliffRate: c.Analysis.CliffErrorRate, Confidence: c.Analysis.Confidence, Restarts: c.Run.Restarts,
 			Slices: c.Load.Slices(), RoundsAuto: c.Load.Auto, Resolve: resolve,
 			Blocks: len(blocks), BlockSize: c.Run.BlockSize,
+			MaxRSS: int64(c.Analysis.MaxRSS), MaxReserved: int64(c.Analysis.MaxReserved),
 		},
 		Baseline: BaselineLabel(c),
 		AAConfig: AALabel(c),

@@ -73,6 +73,11 @@ func SelectCandidate(s sweep.Summary, sel string) (string, error) {
 // CPU per request and p99). Errors at a level where the baseline had none
 // also regress. Metrics absent from th are not judged.
 func Check(s sweep.Summary, ws []sweep.Window, candidate string, th Thresholds) (Result, error) {
+	return check(s, ws, candidate, th, 0)
+}
+
+// check is Check, with CheckRSS's memory gate when rss > 0.
+func check(s sweep.Summary, ws []sweep.Window, candidate string, th Thresholds, rss float64) (Result, error) {
 	if err := th.validate(); err != nil {
 		return Result{}, err
 	}
@@ -87,6 +92,7 @@ func Check(s sweep.Summary, ws []sweep.Window, candidate string, th Thresholds) 
 		Baseline: s.Baseline, AA: s.AAConfig, CliffRate: s.Plan.CliffRate,
 		TargetConcurrency: s.Plan.TargetConc, Objective: s.Plan.Objective,
 		Confidence: s.Plan.Confidence, SameProcess: s.Plan.Restarts == sweep.RestartsNever,
+		MaxRSS: s.Plan.MaxRSS, MaxReserved: s.Plan.MaxReserved,
 	})
 	if !s.Complete {
 		g.Notes = append(g.Notes, fmt.Sprintf("the run is incomplete: %d of %d windows measured", s.Plan.Measured, s.Plan.Windows))
@@ -112,6 +118,9 @@ func Check(s sweep.Summary, ws []sweep.Window, candidate string, th Thresholds) 
 		}
 		for _, m := range th.metrics() {
 			g.Rows = append(g.Rows, inRunRow(c, bases[l], m, th[m]))
+		}
+		if rss > 0 {
+			g.Rows = append(g.Rows, rssRow(c, rss))
 		}
 		if r, ok := compareErrors(bases[l], c); ok {
 			g.Rows = append(g.Rows, r)

@@ -42,6 +42,7 @@ func CellsCSV(w io.Writer, s sweep.Summary) error {
 		}
 	}
 	header = append(header, "warnings")
+	header = append(header, memoryHeader()...)
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("writing cells.csv: %w", err)
@@ -75,6 +76,7 @@ func CellsCSV(w io.Writer, s sweep.Summary) error {
 			codes = append(codes, w.Code)
 		}
 		row = append(row, strings.Join(codes, ";"))
+		row = append(row, memoryFields(c)...)
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("writing cells.csv: %w", err)
 		}

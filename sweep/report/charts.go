@@ -35,6 +35,7 @@ var chartSpecs = []chartSpec{
 	{ChartErrors, "Error rate with capacity cliffs marked", errorsChart},
 	{ChartLatency, "Latency p50 (solid) and p99 (dashed)", latencyChart},
 	{ChartHeatmap, "Objective vs baseline over both grid axes at the target concurrency", heatmapChart},
+	{ChartMemory, "CPU per request against RSS at the target concurrency: the memory/CPU tradeoff, Pareto front marked", memoryChart},
 }
 
 // renderedChart is a chart drawn to PNG bytes.

@@ -46,7 +46,7 @@ func CSV(w io.Writer, ws []sweep.Window) error {
 				}
 				continue
 			}
-			row = append(row, csvValue(v.Field(c.index)))
+			row = append(row, csvValue(v.FieldByIndex(c.index)))
 		}
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("writing results.csv: %w", err)
@@ -62,17 +62,27 @@ func CSV(w io.Writer, ws []sweep.Window) error {
 // column is one exported, JSON-visible field of sweep.Window.
 type column struct {
 	name  string
-	index int
+	index []int // the field's index path (reflect.Value.FieldByIndex)
 	point bool
 }
 
-// windowColumns lists sweep.Window's fields in declaration order.
+// windowColumns lists sweep.Window's fields in declaration order, the
+// fields of an embedded struct (sweep.WindowMemory) in its place.
 func windowColumns() []column {
-	t := reflect.TypeOf(sweep.Window{})
+	return structColumns(reflect.TypeOf(sweep.Window{}), nil)
+}
+
+// structColumns lists t's fields as columns, their index paths below at.
+func structColumns(t reflect.Type, at []int) []column {
 	var cols []column
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		if !f.IsExported() {
+			continue
+		}
+		idx := append(append([]int(nil), at...), i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			cols = append(cols, structColumns(f.Type, idx)...)
 			continue
 		}
 		name := f.Name
@@ -85,7 +95,7 @@ func windowColumns() []column {
 				name = n
 			}
 		}
-		cols = append(cols, column{name: name, index: i, point: f.Type == reflect.TypeOf(sweep.Point{})})
+		cols = append(cols, column{name: name, index: idx, point: f.Type == reflect.TypeOf(sweep.Point{})})
 	}
 	return cols
 }

@@ -19,6 +19,7 @@ func (m *mdWriter) results() {
 	m.f("Medians over rounds. \"vs baseline\" is the median of the per-round paired changes, with the confidence interval the verdict was decided on (%s).\n\n", m.decisionWords())
 	ipis := hasIPIs(m.s.Cells)
 	split := hasSplit(m.s.Cells)
+	memHead, memRule := memoryColumns(m.s.Cells)
 	for _, c := range m.lv {
 		m.f("### c=%d\n\n", c)
 		m.parallel(c)
@@ -32,8 +33,8 @@ func (m *mdWriter) results() {
 			head += " TLB shootdowns/req | call IPIs/req |"
 			rule += "---:|---:|"
 		}
-		m.f("%s p99 ms | errors | CPU/req vs baseline | RPS vs baseline | verdict |\n", head)
-		m.f("%s---:|---:|---|---|---|\n", rule)
+		m.f("%s p99 ms | errors | CPU/req vs baseline | RPS vs baseline | verdict |%s\n", head, memHead)
+		m.f("%s---:|---:|---|---|---|%s\n", rule, memRule)
 		cliff := false
 		for _, sr := range m.ss {
 			cell, ok := sr.cell(c)
@@ -51,7 +52,7 @@ func (m *mdWriter) results() {
 				if ipis {
 					m.f(" — | — |")
 				}
-				m.f(" — | — | — | — | — | — | — | not measured |\n")
+				m.f(" — | — | — | — | — | — | — | not measured |%s\n", strings.Repeat(" — |", strings.Count(memRule, "|")))
 				continue
 			}
 			m.f(" %s | %s | %s |", rps(cell.RPS), rps(cell.SuccessRPS), us(cell.CPUUsPerReq))
@@ -61,8 +62,9 @@ func (m *mdWriter) results() {
 			if ipis {
 				m.f(" %s | %s |", perReq(cell.TLBShootdownsPerReq), perReq(cell.CallIPIsPerReq))
 			}
-			m.f(" %s | %s | %s | %s | %s |\n", ms(cell.P99Ms), pct(cell.ErrorRate),
+			m.f(" %s | %s | %s | %s | %s |", ms(cell.P99Ms), pct(cell.ErrorRate),
 				deltaText(cell, sweep.MetricCPUPerReq), deltaText(cell, sweep.MetricRPS), cellText(verdictText(cell)))
+			m.f("%s\n", memoryRow(cell, memHead != ""))
 		}
 		if split {
 			m.f("\nUser / kernel µs/req: the server's CPU per request split by where its time went (utime and stime of /proc/PID/stat, 10 ms ticks, summed over the window; the total is the precise process clock's). \"vs baseline\" is the median paired difference in µs per request; it describes, the verdict is on CPU/req.\n")

@@ -27,6 +27,7 @@ func Markdown(w io.Writer, s sweep.Summary, charts []string) error {
 	m.environment()
 	m.plan()
 	m.results()
+	m.memory()
 	m.noise()
 	m.cliffs()
 	m.tradeoffs()
@@ -128,6 +129,7 @@ func (m *mdWriter) recommendation() {
 	default:
 		m.f("**Use %s**: %s %s vs the baseline %s at c=%d (paired median%s), with the run's false-verdict risk controlled, with no errors.",
 			code(r.Config), change(r.Change), words, code(m.s.Baseline), r.Concurrency, detail)
+		m.budgetLines(r)
 		m.f("\n\n")
 		return // the stats reason says the same in other words
 	}

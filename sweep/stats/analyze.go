@@ -40,6 +40,11 @@ type Options struct {
 	// the whole run (run.restarts = "never"): a process's own offset then
 	// travels with its config and no interval covers it.
 	SameProcess bool
+	// MaxRSS and MaxReserved are memory budgets in bytes (0: none): a
+	// config whose RSS or reserved address space exceeds one at the
+	// target concurrency is not recommended (analysis.max_rss,
+	// analysis.max_reserved).
+	MaxRSS, MaxReserved int64
 }
 
 // Analysis is what Analyze finds. Cell-specific warnings live in each
@@ -99,6 +104,7 @@ func Analyze(ws []sweep.Window, o Options) Analysis {
 	r.o = withDefaults(r.o, r.levels)
 	r.group(ws)
 	r.compare()
+	r.compareMemory()
 	refs := r.reference()
 	cliffs := r.cliffs()
 	r.cellWarnings()

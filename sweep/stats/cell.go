@@ -139,6 +139,7 @@ func (g *group) summarize() {
 	if g.requests > 0 {
 		c.ErrorRate = float64(g.errors) / float64(g.requests)
 	}
+	g.summarizeMemory()
 }
 
 // windowErrors is a window's failed requests: 5xx plus transport errors.

@@ -20,10 +20,11 @@ func (r *run) recommend() *sweep.Recommendation {
 	}
 	conc := r.o.TargetConcurrency
 	metric := r.o.Objective.Metric()
+	excluded := r.budgetExcluded(conc)
 	keep := func(reason string) *sweep.Recommendation {
 		return &sweep.Recommendation{
 			Objective: r.o.Objective, Concurrency: conc, Config: r.baseline, Point: base.cell.Point,
-			KeepBaseline: true, Reason: reason,
+			KeepBaseline: true, Reason: reason + budgetNote(excluded, r.cellAt(r.baseline, conc)), Excluded: excluded,
 		}
 	}
 	if r.cellAt(r.baseline, conc) == nil {
@@ -48,6 +49,9 @@ func (r *run) recommend() *sweep.Recommendation {
 			dirty = append(dirty, c+" ("+problem(g)+")")
 			continue
 		}
+		if len(g.cell.OverBudget) > 0 {
+			continue
+		}
 		if best == nil || improves(g.cell.VsBaseline[metric].Median, best.cell.VsBaseline[metric].Median, metric) {
 			best = g
 		}
@@ -56,11 +60,13 @@ func (r *run) recommend() *sweep.Recommendation {
 	switch {
 	case best != nil:
 		d := best.cell.VsBaseline[metric]
+		cost, rss := memoryCost(best.cell, metric, d.Median)
 		return &sweep.Recommendation{
 			Objective: r.o.Objective, Concurrency: conc, Config: best.cell.Config, Point: best.cell.Point,
-			Change: d.Median,
+			Change: d.Median, Cost: cost, RSSChangeMiB: rss, Excluded: excluded,
 			Reason: fmt.Sprintf("%s %s vs the baseline at c=%d (interval %s … %s at %s over %d paired rounds), %s, with no errors",
-				Percent(d.Median), metric, conc, Percent(*d.CILow), Percent(*d.CIHigh), confidenceText(d.Confidence), d.Pairs, noise),
+				Percent(d.Median), metric, conc, Percent(*d.CILow), Percent(*d.CIHigh), confidenceText(d.Confidence), d.Pairs, noise) +
+				budgetNote(excluded, nil),
 		}
 	case len(dirty) > 0:
 		return keep("all improving configs had errors: " + strings.Join(dirty, ", "))

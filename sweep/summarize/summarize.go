@@ -15,7 +15,8 @@ import (
 
 // Options are the analysis options a run's head states: its baseline and
 // A/A twin, cliff rate, target level, objective, family-wise confidence,
-// and whether each config ran in one process (restarts = "never").
+// whether each config ran in one process (restarts = "never") and the
+// memory budgets.
 func Options(head sweep.Summary) stats.Options {
 	return stats.Options{
 		Baseline:          head.Baseline,
@@ -25,6 +26,8 @@ func Options(head sweep.Summary) stats.Options {
 		Objective:         head.Plan.Objective,
 		Confidence:        head.Plan.Confidence,
 		SameProcess:       head.Plan.Restarts == sweep.RestartsNever,
+		MaxRSS:            head.Plan.MaxRSS,
+		MaxReserved:       head.Plan.MaxReserved,
 	}
 }
 

@@ -24,9 +24,19 @@ func TestSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Summary(run, ws)
-	if !s.Complete || s.Plan.Measured != len(ws) || !reflect.DeepEqual(s.Cells, run.Cells) || s.Plan.Family != run.Plan.Family {
-		t.Errorf("re-summarised: complete %v, measured %d of %d windows, family %d (run: %d), cells equal %v",
-			s.Complete, s.Plan.Measured, len(ws), s.Plan.Family, run.Plan.Family, reflect.DeepEqual(s.Cells, run.Cells))
+	if !s.Complete || s.Plan.Measured != len(ws) || len(s.Cells) != len(run.Cells) || s.Plan.Family != run.Plan.Family {
+		t.Errorf("re-summarised: complete %v, measured %d of %d windows, %d cells (run: %d), family %d (run: %d)",
+			s.Complete, s.Plan.Measured, len(ws), len(s.Cells), len(run.Cells), s.Plan.Family, run.Plan.Family)
+	}
+	// The run's own figures and verdicts (later fields, such as memory,
+	// are the analysis's of today).
+	for i := range min(len(s.Cells), len(run.Cells)) {
+		got, want := s.Cells[i], run.Cells[i]
+		if got.Config != want.Config || got.CPUUsPerReq != want.CPUUsPerReq || got.Rounds != want.Rounds ||
+			!reflect.DeepEqual(got.VsBaseline[sweep.MetricCPUPerReq], want.VsBaseline[sweep.MetricCPUPerReq]) {
+			t.Errorf("cell %d: %s %v µs/req (%d rounds) %+v; the run wrote %s %v (%d) %+v", i, got.Config, got.CPUUsPerReq, got.Rounds,
+				got.VsBaseline[sweep.MetricCPUPerReq], want.Config, want.CPUUsPerReq, want.Rounds, want.VsBaseline[sweep.MetricCPUPerReq])
+		}
 	}
 	head := run
 	head.Plan.Windows = len(ws) + 3
@@ -43,10 +53,11 @@ func TestOptions(t *testing.T) {
 		same     bool
 	}{{sweep.RestartsNever, true}, {sweep.RestartsRound, false}} {
 		head := sweep.Summary{Baseline: "b", AAConfig: "b [A/A]", Plan: sweep.Plan{CliffRate: 0.01, TargetConc: 16,
-			Objective: sweep.ObjectiveSuccessRPS, Confidence: 0.99, Restarts: tt.restarts}}
+			Objective: sweep.ObjectiveSuccessRPS, Confidence: 0.99, Restarts: tt.restarts, MaxRSS: 1 << 20, MaxReserved: 1 << 30}}
 		o := Options(head)
 		if o.Baseline != "b" || o.AA != "b [A/A]" || o.CliffRate != 0.01 || o.TargetConcurrency != 16 ||
-			o.Objective != sweep.ObjectiveSuccessRPS || o.Confidence != 0.99 || o.SameProcess != tt.same {
+			o.Objective != sweep.ObjectiveSuccessRPS || o.Confidence != 0.99 || o.SameProcess != tt.same ||
+			o.MaxRSS != 1<<20 || o.MaxReserved != 1<<30 {
 			t.Errorf("restarts %q: options %+v", tt.restarts, o)
 		}
 	}
