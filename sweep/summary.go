@@ -321,8 +321,8 @@ type Recommendation struct {
 
 // Warning is a caveat carried as data.
 type Warning struct {
-	Code    string `json:"code"` // e.g. "few_rounds", "errors", "generator_bound", "wide_spread", "pool_limit"
-	Config  string `json:"config,omitempty"`
-	Conc    int    `json:"concurrency,omitempty"`
-	Message string `json:"message"`
+	Code    WarningCode `json:"code"` // what kind of caveat: one of WarningCodes
+	Config  string      `json:"config,omitempty"`
+	Conc    int         `json:"concurrency,omitempty"`
+	Message string      `json:"message"`
 }

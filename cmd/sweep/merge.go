@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/merge"
 	"github.com/sweep-dev/sweep/sweep/report"
 	"github.com/sweep-dev/sweep/sweep/rundir"
@@ -51,7 +52,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	for _, w := range s.Warnings {
-		if w.Code == "missing_shards" || w.Code == "machines" {
+		if w.Code == sweep.WarnMissingShards || w.Code == sweep.WarnMachines {
 			fmt.Fprintln(stderr, "sweep merge: warning:", w.Message)
 		}
 	}

@@ -182,7 +182,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		runErr = sumErr
 	}
 	for _, w := range s.Warnings {
-		if w.Code == "one_cpu" {
+		if w.Code == sweep.WarnOneCPU {
 			o.Log.Warn(w.Message)
 		}
 	}

@@ -131,15 +131,15 @@ func Merge(shards []Shard, out string) (sweep.Summary, error) {
 	}
 	s := summarize.Summary(head, ws)
 	extra := mergeWarnings(shards)
-	missing := slices.ContainsFunc(extra, func(w sweep.Warning) bool { return w.Code == "missing_shards" })
+	missing := slices.ContainsFunc(extra, func(w sweep.Warning) bool { return w.Code == sweep.WarnMissingShards })
 	for i, w := range s.Warnings {
-		if w.Code == "incomplete" {
+		if w.Code == sweep.WarnIncomplete {
 			s.Warnings[i].Message = fmt.Sprintf("merged run incomplete: %d of %d planned windows measured; resume the incomplete shards with -resume, then merge again", s.Plan.Measured, s.Plan.Windows)
 		}
 	}
 	if missing { // the missing shards say it
 		s.Complete = false
-		s.Warnings = slices.DeleteFunc(s.Warnings, func(w sweep.Warning) bool { return w.Code == "incomplete" })
+		s.Warnings = slices.DeleteFunc(s.Warnings, func(w sweep.Warning) bool { return w.Code == sweep.WarnIncomplete })
 	}
 	s.Warnings = append(extra, s.Warnings...)
 	return s, rundir.WriteSummary(out, s)
@@ -151,7 +151,7 @@ func Merge(shards []Shard, out string) (sweep.Summary, error) {
 func preflight(ws []sweep.Warning) []sweep.Warning {
 	var out []sweep.Warning
 	for _, w := range ws {
-		if w.Code == "pool_limit" {
+		if w.Code == sweep.WarnPoolLimit {
 			out = append(out, w)
 		}
 	}
@@ -170,7 +170,7 @@ func mergeWarnings(shards []Shard) []sweep.Warning {
 		}
 	}
 	if len(missing) > 0 {
-		ws = append(ws, sweep.Warning{Code: "missing_shards", Message: fmt.Sprintf(
+		ws = append(ws, sweep.Warning{Code: sweep.WarnMissingShards, Message: fmt.Sprintf(
 			"merged run incomplete: shard %s not given (%d of %d merged); run it and merge again", strings.Join(missing, ", "), len(shards), n)})
 	}
 	machines := map[string][]string{}
@@ -188,7 +188,7 @@ func mergeWarnings(shards []Shard) []sweep.Warning {
 		for _, m := range order {
 			parts = append(parts, fmt.Sprintf("%s on %s", strings.Join(machines[m], ", "), m))
 		}
-		ws = append(ws, sweep.Warning{Code: "machines", Message: fmt.Sprintf(
+		ws = append(ws, sweep.Warning{Code: sweep.WarnMachines, Message: fmt.Sprintf(
 			"shards ran on different machines (%s): each change is paired within its block and holds, but absolute levels (RPS, µs/req, the block drift) are not comparable across shards", strings.Join(parts, "; "))})
 	}
 	return ws

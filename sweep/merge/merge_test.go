@@ -109,7 +109,7 @@ func TestMergeRefused(t *testing.T) {
 	}
 	codes := []string{}
 	for _, w := range half.Warnings {
-		codes = append(codes, w.Code)
+		codes = append(codes, string(w.Code))
 	}
 	if half.Complete || len(codes) == 0 || codes[0] != "missing_shards" || !strings.Contains(half.Warnings[0].Message, "shard 0/2 not given") || slices.Contains(codes, "incomplete") {
 		t.Errorf("merge of shard 1/2 alone: complete %v, warnings %v; want incomplete, missing_shards naming 0/2 first and no incomplete", half.Complete, half.Warnings)

@@ -366,9 +366,10 @@ func (m *mdWriter) tradeoffs() {
 
 func (m *mdWriter) warnings() {
 	type key struct {
-		code, config string
-		conc         int
-		msg          string
+		code   sweep.WarningCode
+		config string
+		conc   int
+		msg    string
 	}
 	seen := map[key]bool{}
 	var ws []sweep.Warning
@@ -402,13 +403,13 @@ func (m *mdWriter) warnings() {
 	}
 	// Run-level warnings one by one; cell warnings of one kind that recur
 	// in many cells as a single line, so the list stays readable.
-	count := map[string]int{}
+	count := map[sweep.WarningCode]int{}
 	for _, w := range ws {
 		if w.Config != "" || w.Conc > 0 {
 			count[w.Code]++
 		}
 	}
-	grouped := map[string]bool{}
+	grouped := map[sweep.WarningCode]bool{}
 	for _, w := range ws {
 		cell := w.Config != "" || w.Conc > 0
 		if cell && count[w.Code] > maxWarningLines {
@@ -441,7 +442,7 @@ const maxWarningLines = 4
 
 // warningLevels lists the concurrency levels at which cell warnings with
 // code occur: "at c=64, 128".
-func warningLevels(ws []sweep.Warning, code string) string {
+func warningLevels(ws []sweep.Warning, code sweep.WarningCode) string {
 	var cs []int
 	seen := map[int]bool{}
 	for _, w := range ws {

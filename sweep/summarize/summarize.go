@@ -57,7 +57,7 @@ func Summary(head sweep.Summary, ws []sweep.Window) sweep.Summary {
 	s.BlockDrift = a.BlockDrift
 	s.Warnings = append(append([]sweep.Warning(nil), head.Warnings...), a.Warnings...)
 	if !s.Complete {
-		s.Warnings = append([]sweep.Warning{{Code: "incomplete",
+		s.Warnings = append([]sweep.Warning{{Code: sweep.WarnIncomplete,
 			Message: fmt.Sprintf("run incomplete: %d of %d planned windows measured; resume with -resume", len(seen), s.Plan.Windows)}}, s.Warnings...)
 	}
 	return s
