@@ -22,9 +22,12 @@ $(PLUGIN): plugins/hello-wasip1/*.go
 # The test command README.md gives and .ci/run runs. -p 1: one package's
 # tests at a time, so that no other test binary shares the CPUs while the
 # driver's tests measure real servers (a CI run failed on that noise).
-test:
+# It builds the component guests first (npm; about 30 s from clean) and
+# requires them: the tests on the real hello and JavaScript components
+# fail rather than skip when they are missing.
+test: components js-plugin
 	$(GO) vet ./...
-	$(GO) test -count=1 -p 1 ./...
+	SWEEP_REQUIRE_COMPONENTS=1 SWEEP_REQUIRE_JS=1 $(GO) test -count=1 -p 1 ./...
 
 # The commands that need neither Linux nor cgo (report, check, init,
 # version, help) build for macOS and Windows without a C toolchain.
@@ -87,3 +90,65 @@ clean:
 # if missing): shards, sweep merge, sweep report. About a minute.
 test-engines: build
 	engines/test.sh
+
+# Component plugins (plugins/README.md). npm installs the pinned jco and
+# componentize-js into plugins/node_modules (plugins/package-lock.json);
+# Node 20 or later. `components` is quick (~15 s from clean, most of it
+# npm ci) and goes into CI. `js-plugin` runs componentize-js twice
+# (StarlingMonkey + Wizer, ~10 s wall and ~8 s CPU each here, ~800 MB RSS)
+# and stays out of the default CI: handler.wasm keeps componentize-js's
+# default WASI features (stdio, random, clocks: it imports wasi:cli, io,
+# clocks, filesystem, random through the preview-1 adapter, 4 core
+# instances per instantiation); handler-pure.wasm disables them all and
+# imports nothing (1 core instance; an uncaught JS error traps). Neither
+# imports wasi:http. `js-plugin-check` runs both once under node (jco
+# transpile), a sanity check only: the real tests run them on Wasmtime
+# (`test-js`: the guests' tests with the guests required).
+NPM             ?= npm
+PLUGINS_NPM     := plugins/node_modules/.package-lock.json
+JCO             := plugins/node_modules/.bin/jco
+COMPONENTIZE_JS := plugins/node_modules/.bin/componentize-js
+HELLO_COMPONENT := plugins/hello-wasip1/hello.component.wasm
+JS_PLUGIN       := plugins/js-handler/handler.wasm
+JS_PLUGIN_PURE  := plugins/js-handler/handler-pure.wasm
+JS_PLUGIN_DEPS  := plugins/js-handler/handler.js plugins/wit/plugin.wit $(PLUGINS_NPM)
+
+.PHONY: components js-plugin js-plugin-check test-js clean-components
+
+components: $(HELLO_COMPONENT)
+
+$(PLUGINS_NPM): plugins/package.json plugins/package-lock.json
+	cd plugins && $(NPM) ci --no-audit --no-fund
+	touch $@
+
+# The preview-1 command wrapped into a wasi:cli/run component by jco's
+# bundled adapter (node_modules/@bytecodealliance/jco/lib/
+# wasi_snapshot_preview1.command.wasm).
+$(HELLO_COMPONENT): $(PLUGIN) $(PLUGINS_NPM)
+	$(JCO) new $(PLUGIN) --wasi-command -o $@
+
+js-plugin: $(JS_PLUGIN) $(JS_PLUGIN_PURE)
+
+# World `plugin` of plugins/wit/plugin.wit.
+$(JS_PLUGIN): $(JS_PLUGIN_DEPS)
+	$(COMPONENTIZE_JS) plugins/js-handler/handler.js --wit plugins/wit/plugin.wit \
+		--world-name plugin --disable http fetch-event -o $@
+
+$(JS_PLUGIN_PURE): $(JS_PLUGIN_DEPS)
+	$(COMPONENTIZE_JS) plugins/js-handler/handler.js --wit plugins/wit/plugin.wit \
+		--world-name plugin --disable http fetch-event stdio random clocks -o $@
+
+js-plugin-check: $(JS_PLUGIN) $(JS_PLUGIN_PURE)
+	rm -rf plugins/build/js-handler plugins/build/js-handler-pure
+	$(JCO) transpile $(JS_PLUGIN) -q -o plugins/build/js-handler
+	$(JCO) transpile $(JS_PLUGIN_PURE) -q -o plugins/build/js-handler-pure
+	node plugins/js-handler/smoke.mjs ../build/js-handler/handler.js
+	node plugins/js-handler/smoke.mjs ../build/js-handler-pure/handler-pure.js
+
+# The tests that need the built guests, required rather than skipped.
+test-js: components js-plugin
+	SWEEP_REQUIRE_COMPONENTS=1 SWEEP_REQUIRE_JS=1 $(GO) test -count=1 -p 1 \
+		-run 'TestRunComponent|TestJSPlugin|TestExampleConfigs' ./sweep/wasmhost/ ./sweep/config/
+
+clean-components:
+	rm -rf plugins/node_modules plugins/build $(HELLO_COMPONENT) $(JS_PLUGIN) $(JS_PLUGIN_PURE)
