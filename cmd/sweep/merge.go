@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/merge"
@@ -56,6 +55,6 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "sweep merge: warning:", w.Message)
 		}
 	}
-	fmt.Fprintln(stdout, filepath.Join(*out, rundir.SummaryMD))
+	fmt.Fprintln(stdout, rundir.Dir(*out).SummaryMD())
 	return 0
 }

@@ -34,7 +34,7 @@ func (r *runner) profileCells(ctx context.Context, blocks [][]schedule.Slot) ([]
 	if err := profile.Check(ctx); err != nil {
 		return nil, []sweep.Warning{{Code: sweep.WarnNoProfile, Message: "analysis.profile: no profiles: " + err.Error()}}
 	}
-	dir := filepath.Join(r.o.Dir, rundir.ProfilesDir)
+	dir := rundir.Dir(r.o.Dir).ProfilesDir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, []sweep.Warning{{Code: sweep.WarnNoProfile, Message: "analysis.profile: " + err.Error()}}
 	}
@@ -144,5 +144,5 @@ func writeProfiles(dir string, ps []sweep.CellProfile) error {
 	if err != nil {
 		return fmt.Errorf("encoding profiles: %w", err)
 	}
-	return rundir.WriteFile(filepath.Join(dir, rundir.ProfilesFile), append(b, '\n'))
+	return rundir.WriteFile(rundir.Dir(dir).Profiles(), append(b, '\n'))
 }

@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -22,7 +21,7 @@ const SummaryFile = rundir.SummaryFile
 // WriteSummary analyses the windows on disk in dir and writes
 // summary.json (rundir.WriteSummary). It returns the summary it wrote.
 func WriteSummary(dir string, c *config.Config, env sweep.Environment, steps []schedule.Step, sh shard.Spec) (sweep.Summary, error) {
-	ws, err := results.Read(filepath.Join(dir, rundir.ResultsFile))
+	ws, err := results.Read(rundir.Dir(dir).Results())
 	if err != nil {
 		return sweep.Summary{}, err
 	}

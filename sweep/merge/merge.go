@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -40,7 +39,7 @@ type Shard struct {
 func ReadShard(dir string) (Shard, error) {
 	sh := Shard{Dir: dir}
 	var err error
-	if sh.Config, err = os.ReadFile(filepath.Join(dir, rundir.ConfigFile)); err != nil {
+	if sh.Config, err = os.ReadFile(rundir.Dir(dir).Config()); err != nil {
 		return sh, &Error{fmt.Sprintf("%s is not a run directory: %v", dir, err)}
 	}
 	if sh.Origin, err = rundir.ReadOrigin(dir); err != nil {
@@ -50,12 +49,12 @@ func ReadShard(dir string) (Shard, error) {
 		return sh, &Error{fmt.Sprintf("%s is not a shard: it ran the whole plan (no -shard)", dir)}
 	}
 	if sh.Spec, err = shard.Parse(sh.Origin.Shard); err != nil {
-		return sh, fmt.Errorf("%s: %w", filepath.Join(dir, rundir.OriginFile), err)
+		return sh, fmt.Errorf("%s: %w", rundir.Dir(dir).Origin(), err)
 	}
 	if sh.Summary, err = rundir.ReadSummary(dir); err != nil {
 		return sh, err
 	}
-	if sh.Windows, err = results.Read(filepath.Join(dir, rundir.ResultsFile)); err != nil {
+	if sh.Windows, err = results.Read(rundir.Dir(dir).Results()); err != nil {
 		return sh, err
 	}
 	return sh, nil
@@ -100,7 +99,7 @@ func Merge(shards []Shard, out string) (sweep.Summary, error) {
 	if err := Check(shards); err != nil {
 		return sweep.Summary{}, err
 	}
-	if _, err := os.Stat(filepath.Join(out, rundir.ResultsFile)); err == nil {
+	if _, err := os.Stat(rundir.Dir(out).Results()); err == nil {
 		return sweep.Summary{}, &Error{fmt.Sprintf("%s already holds a run; merge into a new directory", out)}
 	}
 	shards = slices.Clone(shards)
@@ -120,13 +119,13 @@ func Merge(shards []Shard, out string) (sweep.Summary, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return sweep.Summary{}, fmt.Errorf("creating merged run directory: %w", err)
 	}
-	if err := rundir.WriteFile(filepath.Join(out, rundir.ConfigFile), shards[0].Config); err != nil {
+	if err := rundir.WriteFile(rundir.Dir(out).Config(), shards[0].Config); err != nil {
 		return sweep.Summary{}, err
 	}
 	if err := rundir.WriteOrigin(out, rundir.Origin{ConfigPath: shards[0].Origin.ConfigPath}); err != nil {
 		return sweep.Summary{}, err
 	}
-	if err := writeResults(filepath.Join(out, rundir.ResultsFile), ws); err != nil {
+	if err := writeResults(rundir.Dir(out).Results(), ws); err != nil {
 		return sweep.Summary{}, err
 	}
 	s := summarize.Summary(head, ws)

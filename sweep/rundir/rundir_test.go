@@ -172,3 +172,20 @@ func TestOlderUndecided(t *testing.T) {
 		t.Fatal("no comparison without an interval in the fixture")
 	}
 }
+
+func TestDirPaths(t *testing.T) {
+	d := Dir(filepath.Join("reports", "x"))
+	for _, tt := range []struct{ got, want string }{
+		{d.Config(), "reports/x/config.toml"},
+		{d.Origin(), "reports/x/origin.json"},
+		{d.Results(), "reports/x/results.jsonl"},
+		{d.Summary(), "reports/x/summary.json"},
+		{d.SummaryMD(), "reports/x/summary.md"},
+		{d.Profiles(), "reports/x/profiles.json"},
+		{d.ProfilesDir(), "reports/x/profiles"},
+	} {
+		if tt.got != filepath.FromSlash(tt.want) {
+			t.Errorf("got %s, want %s", tt.got, tt.want)
+		}
+	}
+}
