@@ -42,7 +42,7 @@ func AutoMin(c *config.Config) int {
 	if c.Load.MinRounds > 0 {
 		return c.Load.MinRounds
 	}
-	return min(RoundsNeeded(c)+1, c.Load.MaxRounds)
+	return min(roundsNeeded(c)+1, c.Load.MaxRounds)
 }
 
 func (a *auto) run(ctx context.Context) ([]schedule.Step, error) {
@@ -64,7 +64,7 @@ func (a *auto) run(ctx context.Context) ([]schedule.Step, error) {
 // the budget).
 func (a *auto) block(ctx context.Context, all []schedule.Step, windows *int, later int) ([]schedule.Step, error) {
 	c := a.c
-	alpha := (1 - c.Analysis.Confidence) / float64(Family(c))
+	alpha := (1 - c.Analysis.Confidence) / float64(family(c))
 	metric := c.Analysis.Objective.Metric()
 	opts := stats.Options{Baseline: BaselineLabel(c), AA: AALabel(c)}
 	for li, conc := range c.Load.Concurrency {

@@ -31,15 +31,15 @@ func WriteSummary(dir string, c *config.Config, env sweep.Environment, steps []s
 
 // Summarize builds the summary of a run from its windows. steps is what
 // the run planned to measure: the whole plan, or shard sh's part of it.
-// The head (Head) is the config's part; the rest is summarize.Summary's.
+// Its head (head) is the config's part; the rest is summarize.Summary's.
 func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, ws []sweep.Window, sh shard.Spec) sweep.Summary {
-	return summarize.Summary(Head(c, env, steps, sh), ws)
+	return summarize.Summary(head(c, env, steps, sh), ws)
 }
 
-// Head is what a run of c (shard sh of it, measuring steps) states before
+// head is what a run of c (shard sh of it, measuring steps) states before
 // its first window: its name, plan, baseline and A/A twin, environment
 // and preflight warnings.
-func Head(c *config.Config, env sweep.Environment, steps []schedule.Step, sh shard.Spec) sweep.Summary {
+func head(c *config.Config, env sweep.Environment, steps []schedule.Step, sh shard.Spec) sweep.Summary {
 	blocks := Blocks(c)
 	resolve := 0.0
 	if c.Load.Auto {

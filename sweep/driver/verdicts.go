@@ -7,28 +7,28 @@ import (
 	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
-// Family is the number of comparisons c's verdicts will be corrected for
+// family is the number of comparisons c's verdicts will be corrected for
 // (stats.Family of its candidates and levels).
-func Family(c *config.Config) int {
+func family(c *config.Config) int {
 	return stats.Family(len(c.Points)-1, len(c.Load.Concurrency))
 }
 
-// RoundsNeeded is the fewest paired rounds per level with which c can
+// roundsNeeded is the fewest paired rounds per level with which c can
 // reach any verdict (stats.RoundsNeeded at analysis.confidence).
-func RoundsNeeded(c *config.Config) int {
-	return stats.RoundsNeeded(c.Analysis.Confidence, Family(c))
+func roundsNeeded(c *config.Config) int {
+	return stats.RoundsNeeded(c.Analysis.Confidence, family(c))
 }
 
 // NoVerdictWarning is what -dry-run and the start of a run say when c's
 // plan can reach no verdict at all: its rounds per level (load.max_rounds
-// with rounds = "auto") are fewer than RoundsNeeded, so every comparison
+// with rounds = "auto") are fewer than roundsNeeded, so every comparison
 // will be undecided. It is "" when a verdict is possible, and for a plan
 // with no candidate config.
 func NoVerdictWarning(c *config.Config) string {
 	if len(c.Points) < 2 {
 		return ""
 	}
-	need := RoundsNeeded(c)
+	need := roundsNeeded(c)
 	key, rounds := "load.rounds", c.Load.Rounds
 	if c.Load.Auto {
 		key, rounds = "load.max_rounds", c.Load.MaxRounds
@@ -41,7 +41,7 @@ func NoVerdictWarning(c *config.Config) string {
 		fix += `, or rounds = "auto"`
 	}
 	return fmt.Sprintf("%s = %d cannot reach any verdict: with %d comparisons (%s × %s × 3 metrics) at family-wise %g%%, an interval needs %d paired rounds per level, so every comparison will be undecided; %s",
-		key, rounds, Family(c), count(len(c.Points)-1, "config"), count(len(c.Load.Concurrency), "level"), 100*c.Analysis.Confidence, need, fix)
+		key, rounds, family(c), count(len(c.Points)-1, "config"), count(len(c.Load.Concurrency), "level"), 100*c.Analysis.Confidence, need, fix)
 }
 
 // count is "1 level", "2 levels".

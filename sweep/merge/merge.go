@@ -60,10 +60,10 @@ func ReadShard(dir string) (Shard, error) {
 	return sh, nil
 }
 
-// Check refuses shards that do not belong together: they must be of
+// check refuses shards that do not belong together: they must be of
 // one config (config.toml byte for byte), one shard count, and each shard
 // at most once.
-func Check(shards []Shard) error {
+func check(shards []Shard) error {
 	if len(shards) == 0 {
 		return &Error{"no shard directories given"}
 	}
@@ -85,7 +85,7 @@ func Check(shards []Shard) error {
 }
 
 // Merge writes into out one run directory from shards of one plan (as
-// Check accepts them): config.toml, origin.json, results.jsonl with every
+// check accepts them): config.toml, origin.json, results.jsonl with every
 // shard's windows and summary.json analysed over all of them
 // (summarize.Summary), each comparison still paired within its block.
 // The merged run's head is the first shard's: its name, environment, plan
@@ -96,7 +96,7 @@ func Check(shards []Shard) error {
 // different machines a warning says that absolute levels are not
 // comparable across them. It returns the summary.
 func Merge(shards []Shard, out string) (sweep.Summary, error) {
-	if err := Check(shards); err != nil {
+	if err := check(shards); err != nil {
 		return sweep.Summary{}, err
 	}
 	if _, err := os.Stat(rundir.Dir(out).Results()); err == nil {

@@ -13,11 +13,11 @@ import (
 	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
-// Options are the analysis options a run's head states: its baseline and
+// options are the analysis options a run's head states: its baseline and
 // A/A twin, cliff rate, target level, objective, family-wise confidence,
 // whether each config ran in one process (restarts = "never") and the
 // memory budgets.
-func Options(head sweep.Summary) stats.Options {
+func options(head sweep.Summary) stats.Options {
 	return stats.Options{
 		Baseline:          head.Baseline,
 		AA:                head.AAConfig,
@@ -46,7 +46,7 @@ func Summary(head sweep.Summary, ws []sweep.Window) sweep.Summary {
 			remeasured++
 		}
 	}
-	a := stats.Analyze(ws, Options(head))
+	a := stats.Analyze(ws, options(head))
 	s := head
 	s.SchemaVersion = sweep.SchemaVersion
 	s.Plan.Measured, s.Plan.Remeasured = len(seen), remeasured

@@ -54,7 +54,7 @@ func TestOptions(t *testing.T) {
 	}{{sweep.RestartsNever, true}, {sweep.RestartsRound, false}} {
 		head := sweep.Summary{Baseline: "b", AAConfig: "b [A/A]", Plan: sweep.Plan{CliffRate: 0.01, TargetConc: 16,
 			Objective: sweep.ObjectiveSuccessRPS, Confidence: 0.99, Restarts: tt.restarts, MaxRSS: 1 << 20, MaxReserved: 1 << 30}}
-		o := Options(head)
+		o := options(head)
 		if o.Baseline != "b" || o.AA != "b [A/A]" || o.CliffRate != 0.01 || o.TargetConcurrency != 16 ||
 			o.Objective != sweep.ObjectiveSuccessRPS || o.Confidence != 0.99 || o.SameProcess != tt.same ||
 			o.MaxRSS != 1<<20 || o.MaxReserved != 1<<30 {
