@@ -106,8 +106,15 @@ func parseServeFlags(args []string, help io.Writer) (serveOptions, error) {
 	}
 	// Flags override the JSON: re-apply every option flag that was given.
 	fs.Visit(func(f *flag.Flag) {
-		if _, ok := setting.Lookup(f.Name); ok && err == nil {
-			err = s.Set(f.Name, f.Value.String())
+		if o, ok := setting.Lookup(f.Name); ok && err == nil {
+			v := f.Value.String()
+			if v == "" && o.Knob { // a knob given as zero (-touch 0, -component=false) reads back as unset
+				v = "0"
+				if o.Kind == setting.Bool {
+					v = "false"
+				}
+			}
+			err = s.Set(f.Name, v)
 		}
 	})
 	if err != nil {

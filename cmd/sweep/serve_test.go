@@ -260,3 +260,18 @@ func (l *lockedWriter) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// TestServeKnobFlagsAtZero: a knob flag given as zero (-touch 0,
+// -component=false) is accepted, and overrides the JSON's value.
+func TestServeKnobFlagsAtZero(t *testing.T) {
+	o, err := parseServeFlags([]string{
+		"-settings-json", `{"touch":"64KiB","component":true}`,
+		"-touch", "0", "-component=false",
+	}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := o.settings; s.IsSet(setting.Touch) || s.IsSet(setting.Component) || s.Bool(setting.Component) {
+		t.Errorf("settings = %v, want touch and component unset", s.Map())
+	}
+}
