@@ -4,7 +4,7 @@ BIN     := bin/sweep
 PLUGIN  := plugins/hello-wasip1/hello.wasm
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all build plugins test race bench lint tidy-check cross demo clean test-engines
+.PHONY: all build plugins test race bench lint tidy-check cross demo clean test-engines merge-check
 
 all: build
 
@@ -34,6 +34,20 @@ test: components js-plugin
 cross:
 	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/sweep
 	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/sweep
+
+# Analysis off the machine (issue 33): a real sharded run of
+# cmd/sweep/testdata/blocks.toml (about 30 s of measuring, under
+# /tmp/sweep-measure.lock), merged by a CGO_ENABLED=0 build confined to
+# CPU 0 and by the cgo build; the two merged run directories must be
+# byte-identical. Output: $$MERGE_CHECK_DIR (default a new temp dir).
+merge-check: build
+	CGO_ENABLED=0 $(GO) build -o bin/sweep-nocgo ./cmd/sweep
+	set -e; d=$${MERGE_CHECK_DIR:-$$(mktemp -d)}; \
+	for i in 0 1; do flock /tmp/sweep-measure.lock ./$(BIN) -config cmd/sweep/testdata/blocks.toml -shard $$i/2 -out $$d/shard-$$i -q; done; \
+	taskset -c 0 ./bin/sweep-nocgo merge -out $$d/merged-nocgo $$d/shard-1 $$d/shard-0; \
+	./$(BIN) merge -out $$d/merged-cgo $$d/shard-0 $$d/shard-1; \
+	diff -r $$d/merged-nocgo $$d/merged-cgo; \
+	echo "merge-check: $$d/merged-nocgo and $$d/merged-cgo are byte-identical ($$(ls $$d/merged-cgo | wc -l) files)"
 
 # The performance suite of BENCHMARKS.md (~21 min): Go microbenchmarks and
 # side-by-side measurements of sweep itself; prints the figures table.

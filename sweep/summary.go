@@ -4,9 +4,14 @@ import "time"
 
 // Verdict values of a Delta.
 const (
-	VerdictBetter   = "better"
-	VerdictWorse    = "worse"
+	VerdictBetter = "better"
+	VerdictWorse  = "worse"
+	// VerdictNoChange: the interval was computed and contains zero.
 	VerdictNoChange = "no detectable change"
+	// VerdictUndecided: no interval could be computed at the comparison's
+	// level (too few paired rounds, or none): nothing was decided, and
+	// Delta.Needed says how many rounds an interval needs.
+	VerdictUndecided = "undecided"
 	// VerdictControl marks the A/A twin's comparisons: it is the bench's
 	// alibi, not a config under test, and is never better or worse.
 	VerdictControl = "control"
@@ -15,8 +20,11 @@ const (
 // SchemaVersion is summary.json's schema_version: 2 added the decision
 // interval fields of Delta (ci_low, ci_high, confidence, resolution,
 // correction, p, p_adjusted) and the A/A verdict "control"; 3 the
-// reference server's cells (reference).
-const SchemaVersion = 3
+// reference server's cells (reference); 4 the verdict "undecided" with
+// Delta.Needed (before it, a comparison without an interval said "no
+// detectable change"; rundir.ReadSummary reads those as undecided) and
+// the plan's Family and RoundsNeeded.
+const SchemaVersion = 4
 
 // Summary is summary.json: the analysed run.
 type Summary struct {
@@ -102,6 +110,13 @@ type Plan struct {
 	TargetConc int       `json:"target_concurrency"`
 	CliffRate  float64   `json:"cliff_error_rate"`
 	Confidence float64   `json:"confidence"` // family-wise confidence of the verdicts (analysis.confidence)
+	// Family is the number of comparisons the plan's verdicts are
+	// corrected for (stats.Family: candidates × levels × 3 metrics), and
+	// RoundsNeeded the fewest paired rounds with which any of them can be
+	// decided at Confidence (stats.RoundsNeeded); 0 in summaries before
+	// schema 4.
+	Family       int `json:"family,omitempty"`
+	RoundsNeeded int `json:"rounds_needed,omitempty"`
 	// RoundsAuto is set for load.rounds = "auto": Rounds is then
 	// max_rounds, Resolve the resolution the rounds were added towards.
 	RoundsAuto bool     `json:"rounds_auto,omitempty"`
@@ -247,6 +262,10 @@ type Delta struct {
 	// would be called).
 	P         float64 `json:"p"`
 	PAdjusted float64 `json:"p_adjusted"`
+	// Needed is set when the verdict is undecided: the paired rounds
+	// with which an interval at this comparison's level exists (Pairs
+	// of Needed).
+	Needed int `json:"needed,omitempty"`
 }
 
 // Band is a central interval of signed fractional changes.
@@ -304,8 +323,8 @@ type Recommendation struct {
 
 // Warning is a caveat carried as data.
 type Warning struct {
-	Code    string `json:"code"` // e.g. "few_rounds", "errors", "generator_bound", "wide_spread", "pool_limit"
-	Config  string `json:"config,omitempty"`
-	Conc    int    `json:"concurrency,omitempty"`
-	Message string `json:"message"`
+	Code    WarningCode `json:"code"` // what kind of caveat: one of WarningCodes
+	Config  string      `json:"config,omitempty"`
+	Conc    int         `json:"concurrency,omitempty"`
+	Message string      `json:"message"`
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -159,7 +158,7 @@ func inRun(dir, sel string, th gate.Thresholds, rss float64) (gate.Result, error
 	if err != nil {
 		return gate.Result{}, fmt.Errorf("%w: %w", errUsage, err)
 	}
-	ws, err := results.Read(filepath.Join(dir, rundir.ResultsFile))
+	ws, err := results.Read(rundir.Dir(dir).Results())
 	if err != nil {
 		return gate.Result{}, fmt.Errorf("%w: %w", errUsage, err)
 	}

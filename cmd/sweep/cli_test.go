@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
 // bin is the sweep binary under test, built on first use by sweepBin (not
@@ -543,5 +544,60 @@ func TestComponentTwinRun(t *testing.T) {
 	md, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
 	if !strings.Contains(string(md), "- Plugin `workload`: sweep:plugin component") {
 		t.Errorf("summary.md names no component plugin:\n%s", md)
+	}
+}
+
+// TestFiveRounds is a real run whose plan can reach no verdict (5 rounds,
+// 6 comparisons, 8 rounds needed): -dry-run and the first lines of the
+// run warn with the rounds needed, and summary.json and summary.md say
+// undecided with the rounds needed, never "no detectable change".
+func TestFiveRounds(t *testing.T) {
+	const cfg = "testdata/five-rounds.toml"
+	const warning = "load.rounds = 5 cannot reach any verdict: with 6 comparisons (1 config × 2 levels × 3 metrics) at family-wise 95%, an interval needs 8 paired rounds per level"
+	r := sweepCmd(t, "-config", cfg, "-dry-run")
+	if r.code != 0 || !strings.Contains(r.stderr, warning) {
+		t.Errorf("dry run: exit %d, stderr lacks %q:\n%s", r.code, warning, r.stderr)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	r = sweepCmd(t, "-config", cfg, "-out", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	if ls := lines(r.stderr); len(ls) < 2 || !strings.Contains(ls[0], warning) || !strings.HasPrefix(ls[1], "sweep: five-rounds → ") {
+		t.Errorf("the run's first lines are not the warning and the estimate:\n%s", r.stderr)
+	}
+	s, err := rundir.ReadSummary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Plan.Family != 6 || s.Plan.RoundsNeeded != 8 {
+		t.Errorf("plan family %d, rounds needed %d; want 6 and 8", s.Plan.Family, s.Plan.RoundsNeeded)
+	}
+	n := 0
+	for _, c := range s.Cells {
+		if c.Baseline || c.AA {
+			continue
+		}
+		for m, d := range c.VsBaseline {
+			n++
+			if d.Verdict != sweep.VerdictUndecided || d.Needed != 8 || d.CILow != nil {
+				t.Errorf("c=%d %s: verdict %q, %d of %d needed, interval %v; want undecided, 5 of 8, none", c.Concurrency, m, d.Verdict, d.Pairs, d.Needed, d.CILow)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no candidate comparisons in summary.json")
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"undecided: too few rounds (5 of the 8 needed)", "this run decided nothing at c=16"} {
+		if !bytes.Contains(md, []byte(want)) {
+			t.Errorf("summary.md lacks %q", want)
+		}
+	}
+	if bytes.Contains(md, []byte(sweep.VerdictNoChange)) {
+		t.Errorf("summary.md says %q without an interval", sweep.VerdictNoChange)
 	}
 }

@@ -15,7 +15,7 @@
 //
 // Running a sweep and serving need Linux and cgo (the Wasmtime host, the
 // /proc probes, CPU pinning); a build without them (CGO_ENABLED=0, macOS,
-// Windows) has report, check, init, version and help, and says so when
+// Windows) has merge, report, check, init, version and help, and says so when
 // asked to run or serve.
 package main
 

@@ -1,5 +1,3 @@
-//go:build linux && cgo
-
 package main
 
 import (
@@ -7,15 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 
-	"github.com/sweep-dev/sweep/sweep/driver"
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/merge"
 	"github.com/sweep-dev/sweep/sweep/report"
 	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
 // runMerge is `sweep merge -out DIR SHARD_DIR...`: one run directory from
-// the shards of one sweep, analysed and rendered as one run.
+// the shards of one sweep, analysed and rendered as one run. It reads
+// only the shards' data, so it works in any build, on any machine.
 func runMerge(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sweep merge", flag.ContinueOnError)
 	out := fs.String("out", "", "the merged run `DIR` (must not hold a run yet)")
@@ -26,25 +25,19 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, usageOf("merge"))
 		return 2
 	}
-	var shards []driver.Shard
+	var shards []merge.Shard
 	for _, dir := range fs.Args() {
-		s, err := driver.ReadShard(dir)
+		s, err := merge.ReadShard(dir)
 		if err != nil {
 			fmt.Fprintln(stderr, "sweep merge:", err)
 			return 2
 		}
 		shards = append(shards, s)
 	}
-	// driver.Merge checks that the shards belong together before it
-	// writes anything; the config is read from the first.
-	first := shards[0].Dir
-	cfg, err := loadConfig(filepath.Join(first, rundir.ConfigFile), first)
-	if err != nil {
-		fmt.Fprintln(stderr, "sweep merge:", err)
-		return 2
-	}
-	s, err := driver.Merge(cfg, shards, *out)
-	var me *driver.MergeError
+	// merge.Merge checks that the shards belong together before it
+	// writes anything.
+	s, err := merge.Merge(shards, *out)
+	var me *merge.Error
 	if errors.As(err, &me) {
 		fmt.Fprintln(stderr, "sweep merge:", err)
 		return 2
@@ -58,10 +51,10 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	for _, w := range s.Warnings {
-		if w.Code == "missing_shards" || w.Code == "machines" {
+		if w.Code == sweep.WarnMissingShards || w.Code == sweep.WarnMachines {
 			fmt.Fprintln(stderr, "sweep merge: warning:", w.Message)
 		}
 	}
-	fmt.Fprintln(stdout, filepath.Join(*out, rundir.SummaryMD))
+	fmt.Fprintln(stdout, rundir.Dir(*out).SummaryMD())
 	return 0
 }

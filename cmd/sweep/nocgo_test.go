@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -80,5 +81,67 @@ func TestWithoutCgo(t *testing.T) {
 	}
 	if len(ents) != 1 {
 		t.Errorf("%d entries in the working directory, want only the binary (nothing written by the refused run)", len(ents))
+	}
+}
+
+// TestMergeWithoutCgo merges the shards of a real sharded run (made on
+// this machine: sweep/merge/testdata, blocks.toml as -shard 0/2 and 1/2)
+// with a CGO_ENABLED=0 build confined to one CPU (taskset -c 0, where
+// taskset exists) and with the cgo build: both succeed and write the
+// same bytes, report included. `make merge-check` does the same with
+// shards it measures first.
+func TestMergeWithoutCgo(t *testing.T) {
+	dir := t.TempDir()
+	nocgo := filepath.Join(dir, "sweep-nocgo")
+	build := exec.Command("go", "build", "-o", nocgo, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
+	}
+	shards := []string{"../../sweep/merge/testdata/shard-1", "../../sweep/merge/testdata/shard-0"}
+	merge := func(argv0 string, pre []string, out string) {
+		t.Helper()
+		args := append(append(pre[1:], argv0, "merge", "-out", out), shards...)
+		cmd := exec.Command(pre[0], args...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", cmd, err, out)
+		}
+	}
+	one := []string{"env"}
+	if p, err := exec.LookPath("taskset"); err == nil {
+		one = []string{p, "-c", "0"}
+	} else {
+		t.Log("no taskset: the CGO_ENABLED=0 merge runs unconfined")
+	}
+	a, b := filepath.Join(dir, "nocgo"), filepath.Join(dir, "cgo")
+	merge(nocgo, one, a)
+	merge(sweepBin(t), []string{"env"}, b)
+	ents, err := os.ReadDir(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{}
+	for _, e := range ents {
+		names = append(names, e.Name())
+		x, err := os.ReadFile(filepath.Join(a, e.Name()))
+		if err != nil {
+			t.Errorf("the CGO_ENABLED=0 merge lacks %s", e.Name())
+			continue
+		}
+		y, err := os.ReadFile(filepath.Join(b, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between the CGO_ENABLED=0 and the cgo merge", e.Name())
+		}
+	}
+	if other, _ := os.ReadDir(a); len(other) != len(ents) {
+		t.Errorf("the CGO_ENABLED=0 merge wrote %d files, the cgo merge %d", len(other), len(ents))
+	}
+	for _, want := range []string{"summary.json", "summary.md", "tradeoff.png", "results.jsonl"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("the merge wrote no %s (files: %v)", want, names)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/sweep-dev/sweep/sweep/report"
 	"github.com/sweep-dev/sweep/sweep/rundir"
@@ -22,7 +21,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dir := fs.Arg(0)
-	if _, err := os.Stat(filepath.Join(dir, rundir.SummaryFile)); err != nil {
+	if _, err := os.Stat(rundir.Dir(dir).Summary()); err != nil {
 		fmt.Fprintf(stderr, "sweep report: %s is not a run directory (no summary.json)\n", dir)
 		return 2
 	}
@@ -30,6 +29,6 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sweep report:", err)
 		return 1
 	}
-	fmt.Fprintln(stdout, filepath.Join(dir, rundir.SummaryMD))
+	fmt.Fprintln(stdout, rundir.Dir(dir).SummaryMD())
 	return 0
 }

@@ -58,7 +58,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sweep: -resume DIR uses DIR/config.toml; do not pass -config too")
 		return 2
 	case *resume != "":
-		*cfgPath = filepath.Join(*resume, rundir.ConfigFile)
+		*cfgPath = rundir.Dir(*resume).Config()
 		*out = *resume
 	case *cfgPath == "":
 		fmt.Fprintln(stderr, "sweep: -config FILE is required (`sweep init` writes a starting config; `sweep help` lists the commands)")
@@ -89,6 +89,9 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	if *prof {
 		cfg.Analysis.Profile = true
 	}
+	if w := driver.NoVerdictWarning(cfg); w != "" {
+		fmt.Fprintf(stderr, "sweep: warning: %s: %s\n", cfg.Path, w)
+	}
 	if *dry {
 		printPlan(stdout, cfg, sh)
 		return 0
@@ -98,7 +101,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		dir = filepath.Join("reports", fmt.Sprintf("%s-%s", cfg.Name, time.Now().UTC().Format("20060102T150405Z")))
 	}
 	if *resume == "" {
-		if _, err := os.Stat(filepath.Join(dir, rundir.ResultsFile)); err == nil {
+		if _, err := os.Stat(rundir.Dir(dir).Results()); err == nil {
 			fmt.Fprintf(stderr, "sweep: %s already holds a run; continue it with -resume %s or pick another -out\n", dir, dir)
 			return 2
 		}
@@ -123,7 +126,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	if !*quiet {
 		done := map[sweep.WindowKey]bool{}
 		if *resume != "" {
-			if ws, err := results.Read(filepath.Join(dir, rundir.ResultsFile)); err == nil {
+			if ws, err := results.Read(rundir.Dir(dir).Results()); err == nil {
 				for _, w := range ws {
 					done[w.Key()] = true
 				}
@@ -168,7 +171,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 			code = 1
 		}
 	}
-	fmt.Fprintf(stdout, "%s\n", filepath.Join(dir, rundir.SummaryMD))
+	fmt.Fprintf(stdout, "%s\n", rundir.Dir(dir).SummaryMD())
 	return code
 }
 
@@ -234,7 +237,7 @@ func resumedShard(dir, flagValue string, flagSpec shard.Spec) (shard.Spec, error
 	var sh shard.Spec
 	if o.Shard != "" {
 		if sh, err = shard.Parse(o.Shard); err != nil {
-			return sh, fmt.Errorf("%s: %w", filepath.Join(dir, rundir.OriginFile), err)
+			return sh, fmt.Errorf("%s: %w", rundir.Dir(dir).Origin(), err)
 		}
 	}
 	if flagValue != "" && flagSpec != sh {

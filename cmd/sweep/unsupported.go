@@ -14,7 +14,7 @@ const measuring = false
 
 // notHere is what a measuring command says in such a build.
 func notHere(what string, stderr io.Writer) int {
-	fmt.Fprintf(stderr, "sweep: %s needs Linux and a cgo build (the Wasmtime host, /proc probes and CPU pinning); this build for %s/%s has report, check, init, version and help\n",
+	fmt.Fprintf(stderr, "sweep: %s needs Linux and a cgo build (the Wasmtime host, /proc probes and CPU pinning); this build for %s/%s has merge, report, check, init, version and help\n",
 		what, runtime.GOOS, runtime.GOARCH)
 	return 1
 }
@@ -31,12 +31,6 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 // runServe says that the built-in host cannot run here.
 func runServe(args []string, stdout, stderr io.Writer) int {
 	return notHere("sweep serve", stderr)
-}
-
-// runMerge says that shards cannot be merged here (the merged summary is
-// analysed with the run's config, which names Linux CPU sets).
-func runMerge(args []string, stdout, stderr io.Writer) int {
-	return notHere("sweep merge", stderr)
 }
 
 // runInternal has no internal commands to run here.

@@ -42,14 +42,7 @@ func AutoMin(c *config.Config) int {
 	if c.Load.MinRounds > 0 {
 		return c.Load.MinRounds
 	}
-	return min(stats.MinPairs((1-c.Analysis.Confidence)/float64(familySize(c)))+1, c.Load.MaxRounds)
-}
-
-// familySize is the number of comparisons the run's verdicts will be
-// corrected for: candidates × levels × 3 metrics (success RPS counts with
-// RPS when there are no errors).
-func familySize(c *config.Config) int {
-	return max(1, (len(c.Points)-1)*len(c.Load.Concurrency)*3)
+	return min(roundsNeeded(c)+1, c.Load.MaxRounds)
 }
 
 func (a *auto) run(ctx context.Context) ([]schedule.Step, error) {
@@ -71,7 +64,7 @@ func (a *auto) run(ctx context.Context) ([]schedule.Step, error) {
 // the budget).
 func (a *auto) block(ctx context.Context, all []schedule.Step, windows *int, later int) ([]schedule.Step, error) {
 	c := a.c
-	alpha := (1 - c.Analysis.Confidence) / float64(familySize(c))
+	alpha := (1 - c.Analysis.Confidence) / float64(family(c))
 	metric := c.Analysis.Objective.Metric()
 	opts := stats.Options{Baseline: BaselineLabel(c), AA: AALabel(c)}
 	for li, conc := range c.Load.Concurrency {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/merge"
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/shard"
@@ -177,12 +178,12 @@ func TestBlocksRun(t *testing.T) {
 // TestShardsMerge runs the same two-block grid as two shards and merges
 // them: the merged run holds every window, is complete, and says which
 // shards it holds; a shard given twice, a whole run, shards of another
-// config and an existing output are refused with a MergeError and nothing
+// config and an existing output are refused with a merge.Error and nothing
 // written; a missing shard leaves the merge incomplete, and says so.
 func TestShardsMerge(t *testing.T) {
 	dir := t.TempDir()
 	c := loadConfig(t, dir, blockGrid())
-	var shards []Shard
+	var shards []merge.Shard
 	for i := range 2 {
 		out := filepath.Join(dir, fmt.Sprintf("shard-%d", i))
 		sh := shard.Spec{Index: i, Count: 2}
@@ -190,7 +191,7 @@ func TestShardsMerge(t *testing.T) {
 		if err != nil || !oc.Complete || oc.Planned != 12 {
 			t.Fatalf("shard %s: %+v, %v; want a complete run of 12 windows", sh, oc, err)
 		}
-		s, err := ReadShard(out)
+		s, err := merge.ReadShard(out)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,7 +207,7 @@ func TestShardsMerge(t *testing.T) {
 	}
 
 	merged := filepath.Join(dir, "merged")
-	s, err := Merge(c, []Shard{shards[1], shards[0]}, merged)
+	s, err := merge.Merge([]merge.Shard{shards[1], shards[0]}, merged)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,29 +228,29 @@ func TestShardsMerge(t *testing.T) {
 	other.Spec.Index, other.Dir = 1, "elsewhere"
 	for _, tt := range []struct {
 		name   string
-		shards []Shard
+		shards []merge.Shard
 		out    string
 		want   string
 	}{
-		{"twice", []Shard{shards[0], shards[0]}, "m-twice", "shard 0/2 given twice"},
-		{"configs", []Shard{shards[0], other}, "m-configs", "ran different configs"},
+		{"twice", []merge.Shard{shards[0], shards[0]}, "m-twice", "shard 0/2 given twice"},
+		{"configs", []merge.Shard{shards[0], other}, "m-configs", "ran different configs"},
 		{"existing output", shards, "merged", "already holds a run"},
 	} {
 		out := filepath.Join(dir, tt.out)
-		_, err := Merge(c, tt.shards, out)
-		var me *MergeError
+		_, err := merge.Merge(tt.shards, out)
+		var me *merge.Error
 		if !errors.As(err, &me) || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: error %v, want a MergeError saying %q", tt.name, err, tt.want)
+			t.Errorf("%s: error %v, want a merge.Error saying %q", tt.name, err, tt.want)
 		}
 		if _, err := os.Stat(out); out != merged && err == nil {
 			t.Errorf("%s: %s was written", tt.name, out)
 		}
 	}
-	if _, err := ReadShard(merged); err == nil || !strings.Contains(err.Error(), "is not a shard") {
+	if _, err := merge.ReadShard(merged); err == nil || !strings.Contains(err.Error(), "is not a shard") {
 		t.Errorf("ReadShard of a merged run: %v, want \"is not a shard\"", err)
 	}
 
-	half, err := Merge(c, shards[:1], filepath.Join(dir, "half"))
+	half, err := merge.Merge(shards[:1], filepath.Join(dir, "half"))
 	if err != nil {
 		t.Fatal(err)
 	}

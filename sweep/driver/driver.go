@@ -81,7 +81,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	steps := ShardPlan(Plan(c), o.Shard)
 	out.Planned = schedule.Measured(steps)
 
-	resPath := filepath.Join(o.Dir, rundir.ResultsFile)
+	resPath := rundir.Dir(o.Dir).Results()
 	done := map[sweep.WindowKey]bool{}
 	var seen []sweep.Window // every window on disk, for adaptive rounds
 	if o.Resume {
@@ -169,7 +169,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		ps, profWarns = r.profileCells(ctx, blocks)
 		r.stopAll()
 		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "profiles: %d cells in %s\n", len(ps), filepath.Join(o.Dir, rundir.ProfilesDir))
+			fmt.Fprintf(o.Progress, "profiles: %d cells in %s\n", len(ps), rundir.Dir(o.Dir).ProfilesDir())
 		}
 		for _, w := range profWarns {
 			o.Log.Warn(w.Message)
@@ -190,7 +190,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		runErr = sumErr
 	}
 	for _, w := range s.Warnings {
-		if w.Code == "one_cpu" {
+		if w.Code == sweep.WarnOneCPU {
 			o.Log.Warn(w.Message)
 		}
 	}
@@ -203,7 +203,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 // writeConfigCopy stores the config as run (config.toml) and its origin in
 // the run directory; on resume existing copies are kept.
 func writeConfigCopy(dir string, c *config.Config, resume bool, sh shard.Spec) error {
-	p := filepath.Join(dir, rundir.ConfigFile)
+	p := rundir.Dir(dir).Config()
 	if resume {
 		if _, err := os.Stat(p); err == nil {
 			return nil

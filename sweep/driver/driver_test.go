@@ -18,6 +18,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/report"
 	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
 // bins holds the real binaries the tests drive: the sweep binary itself
@@ -87,7 +88,7 @@ func run(t *testing.T, toml string) (string, sweep.Summary, []sweep.Window) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := results.Read(filepath.Join(out, results.FileName))
+	ws, err := results.Read(filepath.Join(out, rundir.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

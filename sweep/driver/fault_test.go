@@ -114,7 +114,7 @@ func runDriver(t *testing.T, cfgDir, outDir, toml string) *faultRun {
 // windows reads the run's results.jsonl.
 func (fr *faultRun) windows(t *testing.T) []sweep.Window {
 	t.Helper()
-	ws, err := results.Read(filepath.Join(fr.dir, results.FileName))
+	ws, err := results.Read(filepath.Join(fr.dir, rundir.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,7 +471,7 @@ restarts = "never" # written for one process per slot
 	if fr.err == nil {
 		t.Fatal("Run on a full disk succeeded")
 	}
-	resPath := filepath.Join(out, results.FileName)
+	resPath := filepath.Join(out, rundir.ResultsFile)
 	if msg := fr.err.Error(); !strings.Contains(msg, resPath) || !strings.Contains(msg, "no space left on device") {
 		t.Errorf("error %q does not name %s and the cause", msg, resPath)
 	}
@@ -647,7 +647,7 @@ func startSweep(t *testing.T, toml string) *sweepProc {
 func (p *sweepProc) waitWindows(t *testing.T, n int) {
 	t.Helper()
 	for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		if ws, err := results.Read(filepath.Join(p.dir, results.FileName)); err == nil && len(ws) >= n {
+		if ws, err := results.Read(filepath.Join(p.dir, rundir.ResultsFile)); err == nil && len(ws) >= n {
 			return
 		}
 	}
@@ -751,7 +751,7 @@ func TestCtrlC(t *testing.T) {
 	if !strings.Contains(p.stderr.String(), "sweep: interrupted; ") || !strings.Contains(p.stderr.String(), "continue with -resume "+p.dir) {
 		t.Errorf("stderr does not say how to continue:\n%s", p.stderr.String())
 	}
-	first, err := results.Read(filepath.Join(p.dir, results.FileName))
+	first, err := results.Read(filepath.Join(p.dir, rundir.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -768,7 +768,7 @@ func TestCtrlC(t *testing.T) {
 	if out, err := resume.CombinedOutput(); err != nil {
 		t.Fatalf("sweep -resume: %v\n%s", err, out)
 	}
-	all, err := results.Read(filepath.Join(p.dir, results.FileName))
+	all, err := results.Read(filepath.Join(p.dir, rundir.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

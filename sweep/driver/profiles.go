@@ -32,11 +32,11 @@ const perfSettle = 500 * time.Millisecond
 // else happens. Only completed cells are written, as each ends.
 func (r *runner) profileCells(ctx context.Context, blocks [][]schedule.Slot) ([]sweep.CellProfile, []sweep.Warning) {
 	if err := profile.Check(ctx); err != nil {
-		return nil, []sweep.Warning{{Code: "no_profile", Message: "analysis.profile: no profiles: " + err.Error()}}
+		return nil, []sweep.Warning{{Code: sweep.WarnNoProfile, Message: "analysis.profile: no profiles: " + err.Error()}}
 	}
-	dir := filepath.Join(r.o.Dir, rundir.ProfilesDir)
+	dir := rundir.Dir(r.o.Dir).ProfilesDir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, []sweep.Warning{{Code: "no_profile", Message: "analysis.profile: " + err.Error()}}
+		return nil, []sweep.Warning{{Code: sweep.WarnNoProfile, Message: "analysis.profile: " + err.Error()}}
 	}
 	var out []sweep.CellProfile
 	var warns []sweep.Warning
@@ -51,13 +51,13 @@ func (r *runner) profileCells(ctx context.Context, blocks [][]schedule.Slot) ([]
 				}
 				cp, err := r.profileCell(ctx, s, conc, dir)
 				if err != nil {
-					warns = append(warns, sweep.Warning{Code: "no_profile", Config: s.Config, Conc: conc,
+					warns = append(warns, sweep.Warning{Code: sweep.WarnNoProfile, Config: s.Config, Conc: conc,
 						Message: fmt.Sprintf("no profile of %s at c=%d: %v", s.Config, conc, err)})
 					continue
 				}
 				out = append(out, cp)
 				if err := writeProfiles(r.o.Dir, out); err != nil {
-					return out, append(warns, sweep.Warning{Code: "no_profile", Message: "analysis.profile: " + err.Error()})
+					return out, append(warns, sweep.Warning{Code: sweep.WarnNoProfile, Message: "analysis.profile: " + err.Error()})
 				}
 			}
 			r.stopAll()
@@ -144,5 +144,5 @@ func writeProfiles(dir string, ps []sweep.CellProfile) error {
 	if err != nil {
 		return fmt.Errorf("encoding profiles: %w", err)
 	}
-	return rundir.WriteFile(filepath.Join(dir, rundir.ProfilesFile), append(b, '\n'))
+	return rundir.WriteFile(rundir.Dir(dir).Profiles(), append(b, '\n'))
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/shard"
 )
 
@@ -101,7 +102,7 @@ func TestRaceBurner(t *testing.T) {
 		t.Errorf("%d race and %d confirmation windows", raced, confirmed)
 	}
 	// The decisions are a function of results.jsonl.
-	ws2, err := results.Read(filepath.Join(dir, results.FileName))
+	ws2, err := results.Read(rundir.Dir(dir).Results())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestRaceResume(t *testing.T) {
 	toml := strings.Replace(strings.Replace(raceGrid(""), `"210us", "900us", `, "", 1), "finalists = 2", "finalists = 1", 1)
 	cfg := loadConfig(t, dir, toml)
 	out := filepath.Join(dir, "run")
-	resPath := filepath.Join(out, results.FileName)
+	resPath := rundir.Dir(out).Results()
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { // cancel once two race rounds are on disk
 		defer cancel()
@@ -168,7 +169,7 @@ func TestRaceShardRefused(t *testing.T) {
 	if !errors.Is(err, ErrRaceShard) {
 		t.Errorf("Run with a shard: %v, want ErrRaceShard", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "run", results.FileName)); err == nil {
+	if _, err := os.Stat(rundir.Dir(filepath.Join(dir, "run")).Results()); err == nil {
 		t.Error("a refused run wrote results")
 	}
 }

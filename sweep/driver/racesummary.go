@@ -103,8 +103,8 @@ func raceCells(c *config.Config, ws []sweep.Window, dropped map[string]race.Entr
 			d.Correction = "race: selected data, no interval"
 			cell.VsBaseline[m] = d
 		}
-		cell.Warnings = slices.DeleteFunc(cell.Warnings, func(w sweep.Warning) bool { return w.Code == "few_rounds" }) // no interval is made on race data
-		cell.Warnings = append(cell.Warnings, sweep.Warning{Code: "eliminated", Config: cell.Config, Conc: conc, Message: raceEntryText(c, e)})
+		cell.Warnings = slices.DeleteFunc(cell.Warnings, func(w sweep.Warning) bool { return w.Code == sweep.WarnFewRounds }) // no interval is made on race data
+		cell.Warnings = append(cell.Warnings, sweep.Warning{Code: sweep.WarnEliminated, Config: cell.Config, Conc: conc, Message: raceEntryText(c, e)})
 		out = append(out, cell)
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sweep-dev/sweep/sweep/results"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
 // TestInterruptAndResume cancels a real run part-way, checks that every
@@ -36,7 +37,7 @@ restarts = "never" # written for one process per slot
 `, bins.truth)
 	cfg := loadConfig(t, dir, toml)
 	out := filepath.Join(dir, "run")
-	resPath := filepath.Join(out, results.FileName)
+	resPath := filepath.Join(out, rundir.ResultsFile)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { // cancel once a few windows are on disk

@@ -1,8 +1,6 @@
 package driver
 
 import (
-	"fmt"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep/schedule"
 	"github.com/sweep-dev/sweep/sweep/shard"
 	"github.com/sweep-dev/sweep/sweep/stats"
+	"github.com/sweep-dev/sweep/sweep/summarize"
 )
 
 // SummaryFile is the name of the summary WriteSummary writes in a run
@@ -23,7 +22,7 @@ const SummaryFile = rundir.SummaryFile
 // WriteSummary analyses the windows on disk in dir and writes
 // summary.json (rundir.WriteSummary). It returns the summary it wrote.
 func WriteSummary(dir string, c *config.Config, env sweep.Environment, steps []schedule.Step, sh shard.Spec) (sweep.Summary, error) {
-	ws, err := results.Read(filepath.Join(dir, rundir.ResultsFile))
+	ws, err := results.Read(rundir.Dir(dir).Results())
 	if err != nil {
 		return sweep.Summary{}, err
 	}
@@ -33,34 +32,29 @@ func WriteSummary(dir string, c *config.Config, env sweep.Environment, steps []s
 
 // Summarize builds the summary of a run from its windows. steps is what
 // the run planned to measure: the whole plan, or shard sh's part of it.
+// Its head (head) is the config's part; the rest is summarize.Summary's.
+//
+// A race's verdicts come from its confirmation rounds only, at their share
+// of the error budget (race.Split); its race rounds give the race block
+// and the eliminated configs' cells.
 func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, ws []sweep.Window, sh shard.Spec) sweep.Summary {
-	planned := schedule.Measured(steps)
-	seen := map[sweep.WindowKey]bool{}
-	remeasured := 0
-	for _, w := range ws {
-		seen[w.Key()] = true
-		if w.Remeasured {
-			remeasured++
-		}
+	h := head(c, env, steps, sh)
+	if !c.Load.Race {
+		return summarize.Summary(h, ws)
 	}
+	s := summarize.Subset(h, ws, confirmWindows(ws), 1-race.Split(c.Analysis.Confidence).Confirm)
+	var extra []sweep.Cell
+	s.Race, extra = RaceSummary(c, ws)
+	s.Cells = append(s.Cells, extra...)
+	s.Plan.Rounds = s.Race.ConfirmRounds // the rounds per level that gave verdicts
+	return s
+}
+
+// head is what a run of c (shard sh of it, measuring steps) states before
+// its first window: its name, plan, baseline and A/A twin, environment
+// and preflight warnings.
+func head(c *config.Config, env sweep.Environment, steps []schedule.Step, sh shard.Spec) sweep.Summary {
 	blocks := Blocks(c)
-	target := c.Analysis.TargetConcurrency
-	analyzed, confidence := ws, c.Analysis.Confidence
-	if c.Load.Race {
-		// Verdicts from the confirmation rounds only, at their share.
-		analyzed, confidence = confirmWindows(ws), 1-race.Split(c.Analysis.Confidence).Confirm
-	}
-	a := stats.Analyze(analyzed, stats.Options{
-		Baseline:          BaselineLabel(c),
-		AA:                AALabel(c),
-		CliffRate:         c.Analysis.CliffErrorRate,
-		TargetConcurrency: target,
-		Objective:         c.Analysis.Objective,
-		Confidence:        confidence,
-		SameProcess:       c.Run.Restarts == sweep.RestartsNever,
-		MaxRSS:            int64(c.Analysis.MaxRSS),
-		MaxReserved:       int64(c.Analysis.MaxReserved),
-	})
 	resolve := 0.0
 	if c.Load.Auto {
 		resolve = c.Analysis.Resolve
@@ -69,33 +63,19 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 		SchemaVersion: sweep.SchemaVersion,
 		Name:          c.Name,
 		Created:       time.Now().UTC(),
-		Complete:      len(seen) >= planned,
 		Environment:   env,
 		Plan: sweep.Plan{
 			Points: c.Points, Concurrency: c.Load.Concurrency, Rounds: c.Load.Rounds,
 			Warmup: c.Load.Warmup, Duration: c.Load.Duration,
-			Slots: len(Slots(c)), Windows: planned, Measured: len(seen), Remeasured: remeasured,
-			Objective: c.Analysis.Objective, TargetConc: target,
+			Slots: len(Slots(c)), Windows: schedule.Measured(steps),
+			Objective: c.Analysis.Objective, TargetConc: c.Analysis.TargetConcurrency,
 			CliffRate: c.Analysis.CliffErrorRate, Confidence: c.Analysis.Confidence, Restarts: c.Run.Restarts,
 			Slices: c.Load.Slices(), RoundsAuto: c.Load.Auto, Resolve: resolve,
 			Blocks: len(blocks), BlockSize: c.Run.BlockSize,
 			MaxRSS: int64(c.Analysis.MaxRSS), MaxReserved: int64(c.Analysis.MaxReserved),
 		},
-		Baseline:       BaselineLabel(c),
-		AAConfig:       AALabel(c),
-		Cells:          a.Cells,
-		Reference:      a.Reference,
-		Cliffs:         a.Cliffs,
-		Tradeoffs:      a.Tradeoffs,
-		Recommendation: a.Recommendation,
-		Warnings:       a.Warnings,
-		BlockDrift:     a.BlockDrift,
-	}
-	if c.Load.Race {
-		var extra []sweep.Cell
-		s.Race, extra = RaceSummary(c, ws)
-		s.Cells = append(s.Cells, extra...)
-		s.Plan.Rounds = s.Race.ConfirmRounds // the rounds per level that gave verdicts
+		Baseline: BaselineLabel(c),
+		AAConfig: AALabel(c),
 	}
 	if !sh.Whole() {
 		s.Plan.Shard = sh.String()
@@ -114,11 +94,7 @@ func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, w
 	for _, p := range c.Points {
 		full = append(full, sweep.Point(c.Settings(p)))
 	}
-	s.Warnings = append(PreflightWarnings(c, env.Plugins, full, maxC), s.Warnings...)
-	if !s.Complete {
-		s.Warnings = append([]sweep.Warning{{Code: "incomplete",
-			Message: fmt.Sprintf("run incomplete: %d of %d planned windows measured; resume with -resume", len(seen), planned)}}, s.Warnings...)
-	}
+	s.Warnings = PreflightWarnings(c, env.Plugins, full, maxC)
 	return s
 }
 

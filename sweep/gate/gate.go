@@ -287,7 +287,7 @@ func busyCells(s sweep.Summary) (n, of int) {
 	all := append(slices.Clone(s.Cells), s.Reference...)
 	for _, c := range all {
 		for _, w := range c.Warnings {
-			if w.Code == "busy_machine" {
+			if w.Code == sweep.WarnBusyMachine {
 				n++
 				break
 			}

@@ -73,7 +73,7 @@ func CellsCSV(w io.Writer, s sweep.Summary) error {
 		}
 		var codes []string
 		for _, w := range c.Warnings {
-			codes = append(codes, w.Code)
+			codes = append(codes, string(w.Code))
 		}
 		row = append(row, strings.Join(codes, ";"))
 		row = append(row, memoryFields(c)...)

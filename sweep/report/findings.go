@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -184,40 +185,39 @@ func deltaText(c sweep.Cell, metric sweep.Metric) string {
 		return change(d.Median) + " [race data: no interval]"
 	}
 	if d.CILow == nil || d.CIHigh == nil {
-		return change(d.Median) + " [no interval: too few pairs]"
+		return change(d.Median) + " [no interval]"
 	}
 	return change(d.Median) + " " + interval(*d.CILow, *d.CIHigh)
 }
 
-// decisionWords says how the run's verdicts were decided, from the
-// correction its comparisons record.
+// decisionWords says how the run's verdicts were decided: the family
+// the plan records (schema 4) or, in older summaries, the comparisons
+// its cells hold, at the plan's family-wise confidence.
 func (m *mdWriter) decisionWords() string {
-	n, conf := 0, ""
-	for _, c := range m.s.Cells {
-		for m, d := range c.VsBaseline {
-			if c.AA || d.Correction == "" || (m == sweep.MetricSuccessRPS && d.Correction == c.VsBaseline[sweep.MetricRPS].Correction) {
-				continue // the control, or success RPS decided with RPS
-			}
-			n++
-			if _, after, ok := strings.Cut(d.Correction, "family-wise "); ok {
-				conf = after
+	n := m.s.Plan.Family
+	if n == 0 {
+		for _, c := range m.s.Cells {
+			for m, d := range c.VsBaseline {
+				if c.AA || d.Correction == "" || (m == sweep.MetricSuccessRPS && d.Correction == c.VsBaseline[sweep.MetricRPS].Correction) {
+					continue // the control, or success RPS decided with RPS
+				}
+				n++
 			}
 		}
 	}
 	if n == 0 {
 		return "none were made"
 	}
-	return fmt.Sprintf("exact signed-rank intervals of the log ratios; Holm's correction over the run's %d comparisons holds the chance of any false verdict to %s", n, strings.TrimSuffix(familyRisk(conf), " "))
+	return fmt.Sprintf("exact signed-rank intervals of the log ratios; Holm's correction over the run's %d comparisons holds the chance of any false verdict to %s", n, familyRisk(m.s.Plan.Confidence))
 }
 
-// familyRisk turns a family-wise confidence such as "95%" into the
-// risk it leaves: "5%".
-func familyRisk(conf string) string {
-	var c float64
-	if _, err := fmt.Sscanf(strings.TrimSuffix(conf, "%"), "%g", &c); err != nil || c <= 0 {
+// familyRisk is the risk a family-wise confidence such as 0.95 leaves:
+// "5%" ("the stated level" when the summary does not record it).
+func familyRisk(conf float64) string {
+	if conf <= 0 || conf >= 1 {
 		return "the stated level"
 	}
-	return fmt.Sprintf("%g%%", float64(int64((100-c)*100+0.5))/100)
+	return fmt.Sprintf("%g%%", math.Round((1-conf)*1e4)/100)
 }
 
 // verdictText sums up a cell: its role, or the detected effects on CPU
@@ -235,22 +235,22 @@ func verdictText(c sweep.Cell) string {
 		parts = append(parts, "eliminated by the race (see Race)")
 	case c.Cliff != nil:
 	default:
-		res := 0.0
 		for _, m := range []sweep.Metric{sweep.MetricCPUPerReq, sweep.MetricRPS} {
-			d, ok := c.VsBaseline[m]
-			if ok && detected(d) {
+			if d, ok := c.VsBaseline[m]; ok && detected(d) {
 				parts = append(parts, m.Label()+" "+d.Verdict)
 			}
-			if ok && d.Resolution != nil && m == sweep.MetricCPUPerReq {
-				res = *d.Resolution
-			}
 		}
-		if len(parts) == 0 {
-			if res > 0 {
-				parts = append(parts, fmt.Sprintf("%s (CPU/req within ±%.1f%%)", sweep.VerdictNoChange, 100*res))
-			} else {
-				parts = append(parts, sweep.VerdictNoChange)
-			}
+		cpu, ok := c.VsBaseline[sweep.MetricCPUPerReq]
+		switch {
+		case len(parts) > 0:
+		case ok && cpu.Verdict == sweep.VerdictUndecided:
+			parts = append(parts, undecidedWords(cpu))
+		case ok && cpu.Resolution != nil:
+			parts = append(parts, fmt.Sprintf("%s (CPU/req within ±%.1f%%)", sweep.VerdictNoChange, 100**cpu.Resolution))
+		case ok:
+			parts = append(parts, cpu.Verdict)
+		default:
+			parts = append(parts, "no comparison")
 		}
 	}
 	if c.Cliff != nil {
@@ -371,9 +371,10 @@ func (m *mdWriter) tradeoffs() {
 
 func (m *mdWriter) warnings() {
 	type key struct {
-		code, config string
-		conc         int
-		msg          string
+		code   sweep.WarningCode
+		config string
+		conc   int
+		msg    string
 	}
 	seen := map[key]bool{}
 	var ws []sweep.Warning
@@ -407,13 +408,13 @@ func (m *mdWriter) warnings() {
 	}
 	// Run-level warnings one by one; cell warnings of one kind that recur
 	// in many cells as a single line, so the list stays readable.
-	count := map[string]int{}
+	count := map[sweep.WarningCode]int{}
 	for _, w := range ws {
 		if w.Config != "" || w.Conc > 0 {
 			count[w.Code]++
 		}
 	}
-	grouped := map[string]bool{}
+	grouped := map[sweep.WarningCode]bool{}
 	for _, w := range ws {
 		cell := w.Config != "" || w.Conc > 0
 		if cell && count[w.Code] > maxWarningLines {
@@ -446,7 +447,7 @@ const maxWarningLines = 4
 
 // warningLevels lists the concurrency levels at which cell warnings with
 // code occur: "at c=64, 128".
-func warningLevels(ws []sweep.Warning, code string) string {
+func warningLevels(ws []sweep.Warning, code sweep.WarningCode) string {
 	var cs []int
 	seen := map[int]bool{}
 	for _, w := range ws {

@@ -46,7 +46,7 @@ func (f fixture) summarize(ws []sweep.Window) sweep.Summary {
 			Axes: f.axes, Points: f.points, Concurrency: f.conc, Rounds: f.rounds,
 			Warmup: fixWarmup, Duration: fixDuration, Slots: len(slots),
 			Windows: planned, Measured: len(ws), Objective: f.objective, TargetConc: f.target,
-			CliffRate: cliffRate, Restarts: "never",
+			CliffRate: cliffRate, Confidence: 0.95, Restarts: "never",
 		},
 		Baseline:  base.config,
 		Cliffs:    []sweep.Cliff{},

@@ -93,6 +93,7 @@ func heatmapChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 	type key struct{ x, y string }
 	cells := map[key]sweep.Cell{}
 	vmax := 0.05
+	anyUndecided := false
 	for _, sr := range ss {
 		if sr.AA {
 			continue
@@ -105,9 +106,15 @@ func heatmapChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 		if d, ok := c.VsBaseline[metric]; ok && detected(d) {
 			vmax = math.Max(vmax, math.Abs(d.Median))
 		}
+		if d, ok := c.VsBaseline[metric]; ok && d.Verdict == sweep.VerdictUndecided {
+			anyUndecided = true
+		}
 	}
 
 	title := fmt.Sprintf("%s: %s vs baseline at c=%d (paired median change [q1, q3])\ngreen = better, red = worse, grey = no detectable change", s.Name, words, conc)
+	if anyUndecided {
+		title += ", white = undecided (too few rounds)"
+	}
 	ch := newChart(title, ax, ay)
 	var hc []heatCell
 	for i, xv := range xs {
@@ -126,6 +133,10 @@ func heatmapChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 					break
 				}
 				h.Lines = change(d.Median) + "\n" + interval(d.Q1, d.Q3) + "\n" + d.Verdict
+				if d.Verdict == sweep.VerdictUndecided {
+					h.Lines += fmt.Sprintf("\n(%d of %d rounds)", d.Pairs, d.Needed)
+					break // white: nothing was decided
+				}
 				if !detected(d) {
 					h.Fill = nsColor
 					break

@@ -120,6 +120,11 @@ func (m *mdWriter) recommendation() {
 	switch {
 	case r.KeepBaseline && len(candidates(m.ss)) == 0:
 		m.f("**Keep the baseline %s.** It is the only config in this run, so there is nothing to compare it with.", code(r.Config))
+	case r.KeepBaseline && undecidedAt(m.ss, r.Concurrency, metric) != nil:
+		d := undecidedAt(m.ss, r.Concurrency, metric)
+		m.f("**Keep the baseline %s: this run decided nothing at c=%d.** Every candidate's %s is %s; run at least %d rounds (or `rounds = \"auto\"`).\n\n",
+			code(r.Config), r.Concurrency, words, undecidedWords(*d), d.Needed)
+		return // an older summary's reason would say "no config improved"
 	case r.KeepBaseline:
 		m.f("**Keep the baseline %s.** At c=%d no candidate improves %s for certain.", code(r.Config), r.Concurrency, words)
 	default:

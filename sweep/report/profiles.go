@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -19,7 +18,7 @@ import (
 // ReadProfiles reads dir/profiles.json; none (nil, nil) when the run was
 // not profiled.
 func ReadProfiles(dir string) ([]sweep.CellProfile, error) {
-	p := filepath.Join(dir, rundir.ProfilesFile)
+	p := rundir.Dir(dir).Profiles()
 	b, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil

@@ -27,7 +27,7 @@ func Render(dir string) error {
 	if err != nil {
 		return err
 	}
-	ws, err := ReadWindows(filepath.Join(dir, rundir.ResultsFile))
+	ws, err := ReadWindows(rundir.Dir(dir).Results())
 	if err != nil {
 		return err
 	}

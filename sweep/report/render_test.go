@@ -55,6 +55,9 @@ func TestRender(t *testing.T) {
 		{"two-axis", append(append([]string{ChartTradeoff}, lines...), ChartHeatmap), 70},
 		{"cliff", append([]string{ChartTradeoff}, lines...), 77},
 		{"twelve-configs", append(append([]string{ChartTradeoff}, lines...), ChartHeatmap), 312},
+		// A real 5-round run (schema 3, 2026-12-06): every comparison
+		// undecided, 5 of the 8 rounds needed.
+		{"split", append([]string{ChartTradeoff, ChartSplit}, lines...), 30},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {

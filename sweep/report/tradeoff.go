@@ -57,6 +57,10 @@ func detected(d sweep.Delta) bool {
 	return d.Verdict == sweep.VerdictBetter || d.Verdict == sweep.VerdictWorse
 }
 
+// undecidedDashes outline the bar of an undecided comparison: nothing
+// was decided, which a faded (no detectable change) bar would not say.
+var undecidedDashes = []vg.Length{vg.Points(3), vg.Points(2)}
+
 // rect is the closed ring of an axis-aligned rectangle.
 func rect(x0, x1, y0, y1 float64) plotter.XYs {
 	return plotter.XYs{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
@@ -80,7 +84,9 @@ func filled(r plotter.XYs, fill, edge color.Color, edgeWidth vg.Length) (*plotte
 // bar per candidate config with its paired median change in CPU per
 // request vs the baseline (whiskers: the interval the verdict was decided
 // on), over the A/A noise band in
-// grey. Effects that are not detectable are drawn faded, so a setting
+// grey. Effects that are not detectable are drawn faded, and comparisons
+// that decided nothing (too few rounds) nearly empty with a dashed
+// outline, so a setting
 // that is cheaper alone and costlier together shows as a solid bar below
 // zero at the lowest level and a solid bar above zero further right. It
 // returns nil when there is nothing to compare.
@@ -98,7 +104,7 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 
 	const groupW = 0.8
 	bw := groupW / float64(len(cands))
-	anyBand, anyFaded, anyCliff, anyCI, anyQ := false, false, false, false, false
+	anyBand, anyFaded, anyUndecided, anyCliff, anyCI, anyQ := false, false, false, false, false, false
 	lo, hi := 0.0, 0.0
 	for i, c := range lv {
 		b, ok := aaBand(s, c, metric)
@@ -130,13 +136,20 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 			x0 := float64(i) - groupW/2 + bw*float64(j) + bw*0.08
 			x1 := x0 + bw*0.84
 			fill := sr.Color
-			if !detected(d) {
+			switch {
+			case d.Verdict == sweep.VerdictUndecided:
+				fill = fade(sr.Color, 0.06)
+				anyUndecided = true
+			case !detected(d):
 				fill = fade(sr.Color, 0.3)
 				anyFaded = true
 			}
 			bar, err := filled(rect(x0, x1, 0, 100*d.Median), fill, sr.Color, vg.Points(0.8))
 			if err != nil {
 				return nil, err
+			}
+			if d.Verdict == sweep.VerdictUndecided {
+				bar.LineStyle.Dashes = undecidedDashes
 			}
 			ch.p.Add(bar)
 			if cell.Cliff != nil {
@@ -205,6 +218,11 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 	if anyFaded {
 		f, _ := filled(rect(0, 1, 0, 1), fade(keyColor, 0.3), keyColor, vg.Points(0.8))
 		ch.add("faded bar: no detectable change", f)
+	}
+	if anyUndecided {
+		u, _ := filled(rect(0, 1, 0, 1), fade(keyColor, 0.06), keyColor, vg.Points(0.8))
+		u.LineStyle.Dashes = undecidedDashes
+		ch.add("dashed, nearly empty bar: undecided (too few rounds for an interval)", u)
 	}
 	if anyCliff {
 		h, _ := filled(rect(0, 1, 0, 1), fade(keyColor, 0.3), keyColor, vg.Points(0.8))

@@ -15,12 +15,7 @@ import (
 	"os"
 
 	"github.com/sweep-dev/sweep/sweep"
-	"github.com/sweep-dev/sweep/sweep/rundir"
 )
-
-// FileName is the name of the results file inside a run directory
-// (rundir.ResultsFile).
-const FileName = rundir.ResultsFile
 
 // Writer appends windows to a results file.
 type Writer struct {

@@ -10,7 +10,7 @@ import (
 )
 
 func TestAppendRead(t *testing.T) {
-	p := filepath.Join(t.TempDir(), FileName)
+	p := filepath.Join(t.TempDir(), "results.jsonl")
 	w, err := Create(p)
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +33,7 @@ func TestAppendRead(t *testing.T) {
 }
 
 func TestTornLine(t *testing.T) {
-	p := filepath.Join(t.TempDir(), FileName)
+	p := filepath.Join(t.TempDir(), "results.jsonl")
 	good := `{"config":"a","slot":0,"concurrency":1,"round":0}` + "\n"
 	if err := os.WriteFile(p, []byte(good+`{"config":"a","sl`), 0o644); err != nil {
 		t.Fatal(err)
@@ -58,13 +58,13 @@ func TestTornLine(t *testing.T) {
 }
 
 func TestCorruptMiddleLine(t *testing.T) {
-	p := filepath.Join(t.TempDir(), FileName)
+	p := filepath.Join(t.TempDir(), "results.jsonl")
 	data := "{\"config\":\"a\"}\nnot json\n{\"config\":\"b\"}\n"
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Read(p)
-	if err == nil || !strings.Contains(err.Error(), FileName+":2:") {
+	if err == nil || !strings.Contains(err.Error(), "results.jsonl:2:") {
 		t.Fatalf("err = %v, want one naming line 2", err)
 	}
 }

@@ -1,5 +1,7 @@
 package rundir
 
+import "path/filepath"
+
 // Files in a run directory.
 const (
 	ConfigFile  = "config.toml"   // the config as run
@@ -18,3 +20,29 @@ const (
 	ResultsBench = "results.bench"
 	CellsCSV     = "cells.csv"
 )
+
+// Dir is a run directory; its methods are the paths of the files in it.
+type Dir string
+
+// Config is the path of the config as run (ConfigFile).
+func (d Dir) Config() string { return d.file(ConfigFile) }
+
+// Origin is the path of origin.json (OriginFile).
+func (d Dir) Origin() string { return d.file(OriginFile) }
+
+// Results is the path of results.jsonl (ResultsFile).
+func (d Dir) Results() string { return d.file(ResultsFile) }
+
+// Summary is the path of summary.json (SummaryFile).
+func (d Dir) Summary() string { return d.file(SummaryFile) }
+
+// SummaryMD is the path of summary.md (SummaryMD).
+func (d Dir) SummaryMD() string { return d.file(SummaryMD) }
+
+// Profiles is the path of profiles.json (ProfilesFile).
+func (d Dir) Profiles() string { return d.file(ProfilesFile) }
+
+// ProfilesDir is the directory of the cells' profiles (ProfilesDir).
+func (d Dir) ProfilesDir() string { return d.file(ProfilesDir) }
+
+func (d Dir) file(name string) string { return filepath.Join(string(d), name) }

@@ -138,3 +138,54 @@ func TestOrigin(t *testing.T) {
 		t.Errorf("ReadOrigin = %+v, %v; want %+v", o, err, want)
 	}
 }
+
+// TestOlderUndecided: a schema 3 summary said "no detectable change"
+// where a comparison had no interval; read, it is undecided with the
+// pairs its recorded level needed, and comparisons with an interval and
+// the A/A control keep their verdicts.
+func TestOlderUndecided(t *testing.T) {
+	// A real 5-round run (sweep/report/testdata/split): 6 comparisons,
+	// every candidate's interval at 1 − 0.05/6 needs 8 pairs.
+	s, err := ReadSummary("../report/testdata/split")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range s.Cells {
+		for m, d := range c.VsBaseline {
+			switch {
+			case c.AA:
+				if d.Verdict != sweep.VerdictControl {
+					t.Errorf("%s c=%d %s: verdict %q, want control", c.Config, c.Concurrency, m, d.Verdict)
+				}
+			case d.CILow == nil:
+				n++
+				if d.Verdict != sweep.VerdictUndecided || d.Needed != 8 || d.Pairs != 5 {
+					t.Errorf("%s c=%d %s: verdict %q, %d of %d needed; want undecided, 5 of 8", c.Config, c.Concurrency, m, d.Verdict, d.Pairs, d.Needed)
+				}
+			case d.Verdict == sweep.VerdictUndecided:
+				t.Errorf("%s c=%d %s: undecided with an interval", c.Config, c.Concurrency, m)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no comparison without an interval in the fixture")
+	}
+}
+
+func TestDirPaths(t *testing.T) {
+	d := Dir(filepath.Join("reports", "x"))
+	for _, tt := range []struct{ got, want string }{
+		{d.Config(), "reports/x/config.toml"},
+		{d.Origin(), "reports/x/origin.json"},
+		{d.Results(), "reports/x/results.jsonl"},
+		{d.Summary(), "reports/x/summary.json"},
+		{d.SummaryMD(), "reports/x/summary.md"},
+		{d.Profiles(), "reports/x/profiles.json"},
+		{d.ProfilesDir(), "reports/x/profiles"},
+	} {
+		if tt.got != filepath.FromSlash(tt.want) {
+			t.Errorf("got %s, want %s", tt.got, tt.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
 // ReadSummary reads dir/summary.json.
@@ -47,7 +48,28 @@ func ReadSummaryFile(path string) (sweep.Summary, error) {
 	if s.SchemaVersion <= 0 || s.SchemaVersion > sweep.SchemaVersion {
 		return sweep.Summary{}, &SchemaError{Path: path, Got: s.SchemaVersion}
 	}
+	if s.SchemaVersion == 2 || s.SchemaVersion == 3 {
+		undecided(s.Cells)
+	}
 	return s, nil
+}
+
+// undecided gives the comparisons of a schema 2 or 3 summary that had no
+// interval the verdict they stood for: those schemas said "no detectable
+// change" where nothing could be decided. The interval's level was
+// recorded (Delta.Confidence), so the pairs it needed are known.
+func undecided(cells []sweep.Cell) {
+	for _, c := range cells {
+		for m, d := range c.VsBaseline {
+			if d.Verdict == sweep.VerdictNoChange && (d.CILow == nil || d.CIHigh == nil) {
+				d.Verdict = sweep.VerdictUndecided
+				if d.Confidence > 0 && d.Confidence < 1 {
+					d.Needed = stats.MinPairs(1 - d.Confidence)
+				}
+				c.VsBaseline[m] = d
+			}
+		}
+	}
 }
 
 // WriteSummary writes s to dir/summary.json (WriteFile), indented.

@@ -62,6 +62,11 @@ type Analysis struct {
 	// BlockDrift is the baseline's spread over the blocks, per level;
 	// nil for a run of one block.
 	BlockDrift []sweep.BlockDrift
+	// Family is the number of comparisons the verdicts were corrected for
+	// (those with pairs), and RoundsNeeded the fewest pairs with which the
+	// correction's strictest level has an interval.
+	Family       int
+	RoundsNeeded int
 }
 
 // run is the state of one analysis.
@@ -111,6 +116,7 @@ func Analyze(ws []sweep.Window, o Options) Analysis {
 	a.Warnings = append(r.warnings, oneCPU(a.Cells)...)
 	a.Reference = refs
 	a.BlockDrift = r.blockDrift()
+	a.Family, a.RoundsNeeded = r.familySize, MinPairs(r.firstAlpha)
 	return a
 }
 
@@ -187,16 +193,16 @@ func (r *run) identify(ws []sweep.Window) {
 		}
 	}
 	if !hasBase && len(ws) > 0 {
-		r.warn("no_baseline", "", 0, fmt.Sprintf("no windows for the baseline %q: nothing to compare against", r.baseline))
+		r.warn(sweep.WarnNoBaseline, "", 0, fmt.Sprintf("no windows for the baseline %q: nothing to compare against", r.baseline))
 	}
 	if r.aa == "" && hasBase {
-		r.warn("no_aa", "", 0, "no A/A twin: the run has no control showing what the bench calls a change where there is none")
+		r.warn(sweep.WarnNoAA, "", 0, "no A/A twin: the run has no control showing what the bench calls a change where there is none")
 	}
 	if r.o.SameProcess && hasBase {
-		r.warn("same_process", "", 0, "each config ran in one server process for the whole run (restarts = \"never\"): a process's own offset travels with its config, and the intervals do not cover it")
+		r.warn(sweep.WarnSameProcess, "", 0, "each config ran in one server process for the whole run (restarts = \"never\"): a process's own offset travels with its config, and the intervals do not cover it")
 	}
 	if o := r.o.Objective; o != "" && !o.Valid() {
-		r.warn("objective", "", 0, fmt.Sprintf("unknown objective %q (want %q or %q): using %q",
+		r.warn(sweep.WarnObjective, "", 0, fmt.Sprintf("unknown objective %q (want %q or %q): using %q",
 			o, sweep.ObjectiveCPUPerReq, sweep.ObjectiveSuccessRPS, sweep.ObjectiveCPUPerReq))
 		r.o.Objective = sweep.ObjectiveCPUPerReq
 	}
@@ -219,12 +225,12 @@ func oneCPU(cells []sweep.Cell) []sweep.Warning {
 	if top <= 1 {
 		return nil
 	}
-	return []sweep.Warning{{Code: "one_cpu", Message: fmt.Sprintf(
+	return []sweep.Warning{{Code: sweep.WarnOneCPU, Message: fmt.Sprintf(
 		"every server ran on one CPU while the largest level is c=%d: concurrency was queued on one CPU, never parallel, so costs that need parallel server threads (TLB shootdowns, lock contention, memory bandwidth) were not measured; give the server more CPUs (run.server_cpus)", top)}}
 }
 
 // warn records a run-level warning.
-func (r *run) warn(code, config string, conc int, msg string) {
+func (r *run) warn(code sweep.WarningCode, config string, conc int, msg string) {
 	r.warnings = append(r.warnings, sweep.Warning{Code: code, Config: config, Conc: conc, Message: msg})
 }
 

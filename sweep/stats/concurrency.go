@@ -72,8 +72,7 @@ func (r *run) tradeoffs() []sweep.Tradeoff {
 					Low:      lo.Median,
 					HighConc: l,
 					High:     hi.Median,
-					Flip: lo.Verdict != sweep.VerdictNoChange && hi.Verdict != sweep.VerdictNoChange &&
-						lo.Median*hi.Median < 0,
+					Flip:     called(lo) && called(hi) && lo.Median*hi.Median < 0,
 					Words: fmt.Sprintf("%s %s at c=%d, %s at c=%d",
 						Percent(lo.Median), m.Label(), low.cell.Concurrency, Percent(hi.Median), l),
 				})
@@ -81,4 +80,10 @@ func (r *run) tradeoffs() []sweep.Tradeoff {
 		}
 	}
 	return out
+}
+
+// called reports whether d called an effect: better or worse (not no
+// detectable change, undecided or the control).
+func called(d sweep.Delta) bool {
+	return d.Verdict == sweep.VerdictBetter || d.Verdict == sweep.VerdictWorse
 }

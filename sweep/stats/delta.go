@@ -36,10 +36,11 @@ func logs(rs []float64) []float64 {
 	return out
 }
 
-// describe summarises paired changes; the decision fields come later.
+// describe summarises paired changes; the decision fields come later
+// (until then nothing is decided).
 func describe(rs []float64) sweep.Delta {
 	q1, m, q3 := Quartiles(rs)
-	d := sweep.Delta{Median: m, Q1: q1, Q3: q3, Pairs: len(rs), Verdict: sweep.VerdictNoChange, P: 1, PAdjusted: 1}
+	d := sweep.Delta{Median: m, Q1: q1, Q3: q3, Pairs: len(rs), Verdict: sweep.VerdictUndecided, P: 1, PAdjusted: 1}
 	if len(rs) > 0 {
 		d.P = SignedRankP(logs(rs))
 		d.PAdjusted = d.P
@@ -49,15 +50,18 @@ func describe(rs []float64) sweep.Delta {
 
 // decide fills d's interval at confidence level and its verdict: better
 // or worse when the whole interval lies on one side of zero, in the
-// metric's direction.
+// metric's direction, no detectable change when it contains zero, and
+// undecided, with the pairs an interval needs, when there are too few
+// pairs for any interval at that level.
 func decide(d *sweep.Delta, rs []float64, level float64, lowerBetter bool) {
 	iv := SignedRankInterval(logs(rs), level)
 	d.Estimate = math.Expm1(iv.Estimate)
 	d.Confidence = iv.Level
 	d.CILow, d.CIHigh, d.Resolution = nil, nil, nil
-	d.Verdict = sweep.VerdictNoChange
+	d.Verdict, d.Needed = sweep.VerdictNoChange, 0
 	if !iv.OK {
 		d.Confidence = level
+		d.Verdict, d.Needed = sweep.VerdictUndecided, MinPairs(1-level)
 		return
 	}
 	lo, hi := math.Expm1(iv.Low), math.Expm1(iv.High)
@@ -136,6 +140,15 @@ func (r *run) compare() {
 	first := alpha
 	if len(fam) > 0 {
 		first = alpha / float64(len(fam))
+	}
+	// Comparisons outside the family for want of pairs decided nothing.
+	for _, g := range r.order {
+		for m, d := range g.cell.VsBaseline {
+			if d.Verdict == sweep.VerdictUndecided && d.Needed == 0 {
+				d.Needed = MinPairs(first)
+				g.cell.VsBaseline[m] = d
+			}
+		}
 	}
 	for _, l := range r.levels {
 		aa, base := r.cellAt(r.aa, l), r.cellAt(r.baseline, l)

@@ -103,7 +103,7 @@ func cellOf(t *testing.T, a Analysis, config string, conc int) sweep.Cell {
 func codes(ws []sweep.Warning) []string {
 	var out []string
 	for _, w := range ws {
-		out = append(out, w.Code)
+		out = append(out, string(w.Code))
 	}
 	return out
 }

@@ -32,9 +32,17 @@ func (r *run) recommend() *sweep.Recommendation {
 	}
 	var best *group
 	var dirty []string
+	undecided, candidates := []sweep.Delta{}, 0
 	for _, c := range r.configs {
 		g := r.cellAt(c, conc)
-		if g == nil || c == r.baseline || c == r.aa || g.cell.VsBaseline[metric].Verdict != sweep.VerdictBetter {
+		if g == nil || c == r.baseline || c == r.aa {
+			continue
+		}
+		candidates++
+		if d := g.cell.VsBaseline[metric]; d.Verdict == sweep.VerdictUndecided {
+			undecided = append(undecided, d)
+		}
+		if g.cell.VsBaseline[metric].Verdict != sweep.VerdictBetter {
 			continue
 		}
 		if !g.clean() {
@@ -62,6 +70,10 @@ func (r *run) recommend() *sweep.Recommendation {
 		}
 	case len(dirty) > 0:
 		return keep("all improving configs had errors: " + strings.Join(dirty, ", "))
+	case candidates > 0 && len(undecided) == candidates:
+		d := undecided[0]
+		return keep(fmt.Sprintf("nothing was decided at c=%d: %d paired rounds, %d needed for any verdict on %s %s",
+			conc, d.Pairs, d.Needed, metric, noise))
 	}
 	return keep(fmt.Sprintf("no config improved %s at c=%d %s", metric, conc, noise))
 }

@@ -58,6 +58,10 @@ func TestRecommendation(t *testing.T) {
 			"+10% success_rps vs the baseline at c=16 (interval +10% … +10% at 99.66% over 12 paired rounds), with family-wise confidence 95% over the run's 12 comparisons, with no errors"},
 		{"target concurrency 1", join(control, at16("kr=64KiB", 80)), Options{TargetConcurrency: 1},
 			true, base, 0, "no config improved cpu_us_per_req at c=1 with family-wise confidence 95% over the run's 6 comparisons"},
+		// 5 rounds and 3 comparisons: 7 pairs are needed for any
+		// interval, so a steady −20% is not a finding.
+		{"too few rounds", join(flat(base, 16, 5, 100), flat("kr=64KiB", 16, 5, 80)), Options{},
+			true, base, 0, "nothing was decided at c=16: 5 paired rounds, 7 needed for any verdict on cpu_us_per_req with family-wise confidence 95% over the run's 3 comparisons"},
 		{"target not measured", join(control, at16("kr=64KiB", 80)), Options{TargetConcurrency: 99},
 			true, base, 0, "no baseline measurements at c=99"},
 		{"the A/A twin is never recommended", join(noAA, flat(aa, 16, 12, 80)), Options{},

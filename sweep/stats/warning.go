@@ -14,32 +14,32 @@ import (
 func (r *run) cellWarnings() {
 	for _, g := range r.order {
 		c := &g.cell
-		add := func(code, msg string) {
+		add := func(code sweep.WarningCode, msg string) {
 			c.Warnings = append(c.Warnings, sweep.Warning{Code: code, Config: c.Config, Conc: c.Concurrency, Message: msg})
 		}
 		if g.failed > 0 {
-			add("failed_windows", fmt.Sprintf("%d of %d windows failed (first: %s); they are left out of the medians",
+			add(sweep.WarnFailedWindows, fmt.Sprintf("%d of %d windows failed (first: %s); they are left out of the medians",
 				g.failed, g.windows, orNone(g.failNote)))
 		}
 		base := r.cellAt(r.baseline, c.Concurrency)
 		switch {
 		case c.Baseline:
 			if c.Rounds < r.o.MinRounds {
-				add("few_rounds", fmt.Sprintf("only %d good rounds (want at least %d): the medians are rough", c.Rounds, r.o.MinRounds))
+				add(sweep.WarnFewRounds, fmt.Sprintf("only %d good rounds (want at least %d): the medians are rough", c.Rounds, r.o.MinRounds))
 			}
 		case base == nil:
-			add("no_baseline", fmt.Sprintf("no baseline windows at c=%d: nothing to compare against", c.Concurrency))
+			add(sweep.WarnNoBaseline, fmt.Sprintf("no baseline windows at c=%d: nothing to compare against", c.Concurrency))
 		default:
 			need := max(r.o.MinRounds, MinPairs(r.firstAlpha))
 			if n := pairs(c); n < need {
-				add("few_rounds", fmt.Sprintf("only %d paired rounds with the baseline: with %d comparisons in the run, at least %d are needed for any verdict at family-wise %s",
+				add(sweep.WarnFewRounds, fmt.Sprintf("only %d paired rounds with the baseline: with %d comparisons in the run, at least %d are needed for any verdict at family-wise %s",
 					n, max(r.familySize, 1), MinPairs(r.firstAlpha), confidenceText(r.o.Confidence)))
 			}
 			if c.AA {
 				for _, m := range sweep.Metrics {
 					d, ok := c.VsBaseline[m]
 					if ok && d.CILow != nil && (*d.CILow > 0 || *d.CIHigh < 0) {
-						add("aa_effect", fmt.Sprintf("the A/A twin, identical to the baseline, differs in %s by %s [%s, %s]: the bench itself shows an effect at this level; distrust verdicts of that size here",
+						add(sweep.WarnAAEffect, fmt.Sprintf("the A/A twin, identical to the baseline, differs in %s by %s [%s, %s]: the bench itself shows an effect at this level; distrust verdicts of that size here",
 							m, Percent(d.Estimate), Percent(*d.CILow), Percent(*d.CIHigh)))
 					}
 				}
@@ -47,27 +47,27 @@ func (r *run) cellWarnings() {
 		}
 		switch {
 		case g.errors > 0 && base != nil && base != g && base.errors > 0:
-			add("errors", fmt.Sprintf("errors on both sides: %s here, %s for the baseline", errorText(g), errorText(base)))
+			add(sweep.WarnErrors, fmt.Sprintf("errors on both sides: %s here, %s for the baseline", errorText(g), errorText(base)))
 		case g.errors > 0:
-			add("errors", fmt.Sprintf("errors: %s", errorText(g)))
+			add(sweep.WarnErrors, fmt.Sprintf("errors: %s", errorText(g)))
 		case base != nil && base.errors > 0:
-			add("errors", fmt.Sprintf("the baseline had errors at this level: %s", errorText(base)))
+			add(sweep.WarnErrors, fmt.Sprintf("the baseline had errors at this level: %s", errorText(base)))
 		}
 		if c.GeneratorBound > 0 {
-			add("generator_bound", fmt.Sprintf("%d of %d windows were generator-bound: the RPS may be the load generator's limit, not the server's",
+			add(sweep.WarnGeneratorBound, fmt.Sprintf("%d of %d windows were generator-bound: the RPS may be the load generator's limit, not the server's",
 				c.GeneratorBound, c.Rounds))
 		}
 		if c.ServerSteal > r.o.StealWarn || c.LoadSteal > r.o.StealWarn {
-			add("steal", fmt.Sprintf("the hypervisor stole %.1f%% of the server CPUs' time and %.1f%% of the load CPUs' (medians over the windows; more than %.1f%%): this machine's own noise, which widens every interval at this level",
+			add(sweep.WarnSteal, fmt.Sprintf("the hypervisor stole %.1f%% of the server CPUs' time and %.1f%% of the load CPUs' (medians over the windows; more than %.1f%%): this machine's own noise, which widens every interval at this level",
 				100*c.ServerSteal, 100*c.LoadSteal, 100*r.o.StealWarn))
 		}
 		if c.ServerOther != nil && c.LoadOther != nil && max(*c.ServerOther, *c.LoadOther) > r.o.BusyWarn {
-			add("busy_machine", fmt.Sprintf("other work took %.1f%% of the server CPUs' time and %.1f%% of the load CPUs' (medians over the windows; more than %.0f%%): something else ran on the pinned CPUs, so RPS and latency here are not a quiet machine's, and a run on a quiet machine may not repeat them",
+			add(sweep.WarnBusyMachine, fmt.Sprintf("other work took %.1f%% of the server CPUs' time and %.1f%% of the load CPUs' (medians over the windows; more than %.0f%%): something else ran on the pinned CPUs, so RPS and latency here are not a quiet machine's, and a run on a quiet machine may not repeat them",
 				100*(*c.ServerOther), 100*(*c.LoadOther), 100*r.o.BusyWarn))
 		}
 		for _, m := range sweep.Metrics {
 			if d, ok := c.VsBaseline[m]; ok && d.Pairs > 0 && d.Q3-d.Q1 > r.o.WideSpread && !(m == sweep.MetricSuccessRPS && d == c.VsBaseline[sweep.MetricRPS]) {
-				add("wide_spread", fmt.Sprintf("%s ratios spread %.1f%% between quartiles (more than %.1f%%): changes smaller than that cannot be resolved",
+				add(sweep.WarnWideSpread, fmt.Sprintf("%s ratios spread %.1f%% between quartiles (more than %.1f%%): changes smaller than that cannot be resolved",
 					m, 100*(d.Q3-d.Q1), 100*r.o.WideSpread))
 			}
 		}
@@ -157,7 +157,7 @@ func PoolWarningsFor(points []sweep.Point, maxConcurrency int, use []PoolUse) []
 				msg = fmt.Sprintf("%s = %d is below concurrency %d × %d %s per request: requests beyond %d in flight will fail",
 					l.axis, n, maxConcurrency, l.per, what, n/int64(l.per))
 			}
-			out = append(out, sweep.Warning{Code: "pool_limit", Config: p.Label(), Conc: maxConcurrency, Message: msg})
+			out = append(out, sweep.Warning{Code: sweep.WarnPoolLimit, Config: p.Label(), Conc: maxConcurrency, Message: msg})
 		}
 	}
 	return out

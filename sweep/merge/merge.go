@@ -1,26 +1,29 @@
-package driver
+// Package merge combines the shards of one sweep (runs with -shard i/n)
+// into one run directory: a pure function of the shards' data (their
+// config.toml bytes, summaries and windows), so it runs on any machine
+// and without cgo.
+package merge
 
 import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
-	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/shard"
+	"github.com/sweep-dev/sweep/sweep/summarize"
 )
 
-// MergeError is a set of shard directories that cannot be merged: not a
+// Error is a set of shard directories that cannot be merged: not a
 // shard, shards of different configs or plans, a shard given twice, an
 // output directory that already holds a run. Nothing has been written.
-type MergeError struct{ Msg string }
+type Error struct{ Msg string }
 
-func (e *MergeError) Error() string { return e.Msg }
+func (e *Error) Error() string { return e.Msg }
 
 // Shard is one shard's run directory as Merge reads it.
 type Shard struct {
@@ -36,45 +39,45 @@ type Shard struct {
 func ReadShard(dir string) (Shard, error) {
 	sh := Shard{Dir: dir}
 	var err error
-	if sh.Config, err = os.ReadFile(filepath.Join(dir, rundir.ConfigFile)); err != nil {
-		return sh, &MergeError{fmt.Sprintf("%s is not a run directory: %v", dir, err)}
+	if sh.Config, err = os.ReadFile(rundir.Dir(dir).Config()); err != nil {
+		return sh, &Error{fmt.Sprintf("%s is not a run directory: %v", dir, err)}
 	}
 	if sh.Origin, err = rundir.ReadOrigin(dir); err != nil {
 		return sh, err
 	}
 	if sh.Origin.Shard == "" {
-		return sh, &MergeError{fmt.Sprintf("%s is not a shard: it ran the whole plan (no -shard)", dir)}
+		return sh, &Error{fmt.Sprintf("%s is not a shard: it ran the whole plan (no -shard)", dir)}
 	}
 	if sh.Spec, err = shard.Parse(sh.Origin.Shard); err != nil {
-		return sh, fmt.Errorf("%s: %w", filepath.Join(dir, rundir.OriginFile), err)
+		return sh, fmt.Errorf("%s: %w", rundir.Dir(dir).Origin(), err)
 	}
 	if sh.Summary, err = rundir.ReadSummary(dir); err != nil {
 		return sh, err
 	}
-	if sh.Windows, err = results.Read(filepath.Join(dir, rundir.ResultsFile)); err != nil {
+	if sh.Windows, err = results.Read(rundir.Dir(dir).Results()); err != nil {
 		return sh, err
 	}
 	return sh, nil
 }
 
-// CheckShards refuses shards that do not belong together: they must be of
+// check refuses shards that do not belong together: they must be of
 // one config (config.toml byte for byte), one shard count, and each shard
 // at most once.
-func CheckShards(shards []Shard) error {
+func check(shards []Shard) error {
 	if len(shards) == 0 {
-		return &MergeError{"no shard directories given"}
+		return &Error{"no shard directories given"}
 	}
 	first := shards[0]
 	seen := map[int]string{}
 	for _, s := range shards {
 		switch {
 		case !bytes.Equal(s.Config, first.Config):
-			return &MergeError{fmt.Sprintf("%s and %s ran different configs (their config.toml differ): shards of one sweep only", first.Dir, s.Dir)}
+			return &Error{fmt.Sprintf("%s and %s ran different configs (their config.toml differ): shards of one sweep only", first.Dir, s.Dir)}
 		case s.Spec.Count != first.Spec.Count:
-			return &MergeError{fmt.Sprintf("%s is shard %s and %s shard %s: shards of one plan split the same number of ways", first.Dir, first.Spec, s.Dir, s.Spec)}
+			return &Error{fmt.Sprintf("%s is shard %s and %s shard %s: shards of one plan split the same number of ways", first.Dir, first.Spec, s.Dir, s.Spec)}
 		}
 		if d, ok := seen[s.Spec.Index]; ok {
-			return &MergeError{fmt.Sprintf("shard %s given twice: %s and %s", s.Spec, d, s.Dir)}
+			return &Error{fmt.Sprintf("shard %s given twice: %s and %s", s.Spec, d, s.Dir)}
 		}
 		seen[s.Spec.Index] = s.Dir
 	}
@@ -82,53 +85,76 @@ func CheckShards(shards []Shard) error {
 }
 
 // Merge writes into out one run directory from shards of one plan (as
-// CheckShards accepts them; c is their config): config.toml, origin.json,
-// results.jsonl with every shard's windows and summary.json analysed over
-// all of them, each comparison still paired within its block. Shards not
-// given leave the merged run incomplete, with a warning naming them; when
-// the shards ran on different machines a warning says that absolute
-// levels are not comparable across them. It returns the summary.
-func Merge(c *config.Config, shards []Shard, out string) (sweep.Summary, error) {
-	if err := CheckShards(shards); err != nil {
+// check accepts them): config.toml, origin.json, results.jsonl with every
+// shard's windows and summary.json analysed over all of them
+// (summarize.Summary), each comparison still paired within its block.
+// The merged run's head is the first shard's: its name, environment, plan
+// (the windows planned are the shards'), preflight warnings, and the
+// earliest shard's start as its time, so merging the same shards anywhere
+// writes the same bytes. Shards not given leave the merged run
+// incomplete, with a warning naming them; when the shards ran on
+// different machines a warning says that absolute levels are not
+// comparable across them. It returns the summary.
+func Merge(shards []Shard, out string) (sweep.Summary, error) {
+	if err := check(shards); err != nil {
 		return sweep.Summary{}, err
 	}
-	if _, err := os.Stat(filepath.Join(out, rundir.ResultsFile)); err == nil {
-		return sweep.Summary{}, &MergeError{fmt.Sprintf("%s already holds a run; merge into a new directory", out)}
+	if _, err := os.Stat(rundir.Dir(out).Results()); err == nil {
+		return sweep.Summary{}, &Error{fmt.Sprintf("%s already holds a run; merge into a new directory", out)}
 	}
 	shards = slices.Clone(shards)
 	slices.SortFunc(shards, func(a, b Shard) int { return a.Spec.Index - b.Spec.Index })
 	var ws []sweep.Window
-	var merged []string
+	head := shards[0].Summary
+	head.Plan.Shard, head.Plan.ShardBlocks, head.Plan.Windows, head.Plan.Merged = "", nil, 0, nil
+	head.Warnings = preflight(shards[0].Summary.Warnings)
 	for _, s := range shards {
 		ws = append(ws, s.Windows...)
-		merged = append(merged, s.Spec.String())
+		head.Plan.Windows += s.Summary.Plan.Windows
+		head.Plan.Merged = append(head.Plan.Merged, s.Spec.String())
+		if s.Summary.Created.Before(head.Created) {
+			head.Created = s.Summary.Created
+		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return sweep.Summary{}, fmt.Errorf("creating merged run directory: %w", err)
 	}
-	if err := rundir.WriteFile(filepath.Join(out, rundir.ConfigFile), shards[0].Config); err != nil {
+	if err := rundir.WriteFile(rundir.Dir(out).Config(), shards[0].Config); err != nil {
 		return sweep.Summary{}, err
 	}
 	if err := rundir.WriteOrigin(out, rundir.Origin{ConfigPath: shards[0].Origin.ConfigPath}); err != nil {
 		return sweep.Summary{}, err
 	}
-	if err := writeResults(filepath.Join(out, rundir.ResultsFile), ws); err != nil {
+	if err := writeResults(rundir.Dir(out).Results(), ws); err != nil {
 		return sweep.Summary{}, err
 	}
-	s := Summarize(c, shards[0].Summary.Environment, Plan(c), ws, shard.Spec{})
-	s.Plan.Merged = merged
+	s := summarize.Summary(head, ws)
 	extra := mergeWarnings(shards)
-	missing := slices.ContainsFunc(extra, func(w sweep.Warning) bool { return w.Code == "missing_shards" })
+	missing := slices.ContainsFunc(extra, func(w sweep.Warning) bool { return w.Code == sweep.WarnMissingShards })
 	for i, w := range s.Warnings {
-		if w.Code == "incomplete" {
+		if w.Code == sweep.WarnIncomplete {
 			s.Warnings[i].Message = fmt.Sprintf("merged run incomplete: %d of %d planned windows measured; resume the incomplete shards with -resume, then merge again", s.Plan.Measured, s.Plan.Windows)
 		}
 	}
 	if missing { // the missing shards say it
-		s.Warnings = slices.DeleteFunc(s.Warnings, func(w sweep.Warning) bool { return w.Code == "incomplete" })
+		s.Complete = false
+		s.Warnings = slices.DeleteFunc(s.Warnings, func(w sweep.Warning) bool { return w.Code == sweep.WarnIncomplete })
 	}
 	s.Warnings = append(extra, s.Warnings...)
 	return s, rundir.WriteSummary(out, s)
+}
+
+// preflight is the warnings of a shard's summary that were known before
+// its first window (the pool limits of the config, the same in every
+// shard).
+func preflight(ws []sweep.Warning) []sweep.Warning {
+	var out []sweep.Warning
+	for _, w := range ws {
+		if w.Code == sweep.WarnPoolLimit {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // mergeWarnings: missing shards, and shards that ran on different
@@ -143,7 +169,7 @@ func mergeWarnings(shards []Shard) []sweep.Warning {
 		}
 	}
 	if len(missing) > 0 {
-		ws = append(ws, sweep.Warning{Code: "missing_shards", Message: fmt.Sprintf(
+		ws = append(ws, sweep.Warning{Code: sweep.WarnMissingShards, Message: fmt.Sprintf(
 			"merged run incomplete: shard %s not given (%d of %d merged); run it and merge again", strings.Join(missing, ", "), len(shards), n)})
 	}
 	machines := map[string][]string{}
@@ -161,7 +187,7 @@ func mergeWarnings(shards []Shard) []sweep.Warning {
 		for _, m := range order {
 			parts = append(parts, fmt.Sprintf("%s on %s", strings.Join(machines[m], ", "), m))
 		}
-		ws = append(ws, sweep.Warning{Code: "machines", Message: fmt.Sprintf(
+		ws = append(ws, sweep.Warning{Code: sweep.WarnMachines, Message: fmt.Sprintf(
 			"shards ran on different machines (%s): each change is paired within its block and holds, but absolute levels (RPS, µs/req, the block drift) are not comparable across shards", strings.Join(parts, "; "))})
 	}
 	return ws

@@ -1,0 +1,75 @@
+// Package summarize turns a run's data into its summary: a pure function
+// of what the run was asked to do (the head: name, plan, baseline, A/A
+// twin, environment and the warnings known before any load) and the
+// windows it measured. It needs no config file, no machine and no cgo,
+// so a run is summarised, re-summarised and merged anywhere (sweep merge
+// on a laptop or a login node).
+package summarize
+
+import (
+	"fmt"
+
+	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/stats"
+)
+
+// options are the analysis options a run's head states: its baseline and
+// A/A twin, cliff rate, target level, objective, family-wise confidence,
+// whether each config ran in one process (restarts = "never") and the
+// memory budgets.
+func options(head sweep.Summary) stats.Options {
+	return stats.Options{
+		Baseline:          head.Baseline,
+		AA:                head.AAConfig,
+		CliffRate:         head.Plan.CliffRate,
+		TargetConcurrency: head.Plan.TargetConc,
+		Objective:         head.Plan.Objective,
+		Confidence:        head.Plan.Confidence,
+		SameProcess:       head.Plan.Restarts == sweep.RestartsNever,
+		MaxRSS:            head.Plan.MaxRSS,
+		MaxReserved:       head.Plan.MaxReserved,
+	}
+}
+
+// Summary is the summary of the windows ws of the run head describes.
+// head.Plan.Windows is the number of windows the run planned; Measured,
+// Remeasured and Complete come from ws, and so do the cells, cliffs,
+// tradeoffs, recommendation, block drift and the analysis's warnings,
+// after head's own (preflight) warnings. The verdicts are corrected as
+// the analysis counts its family (plan.family, plan.rounds_needed).
+func Summary(head sweep.Summary, ws []sweep.Window) sweep.Summary {
+	return Subset(head, ws, ws, head.Plan.Confidence)
+}
+
+// Subset is Summary with the analysis (cells, verdicts, recommendation)
+// made from the windows analyzed only, at family-wise confidence
+// confidence: a race's confirmation rounds, at their share of the run's
+// error budget. Measured and Complete still count every window of ws, and
+// the plan keeps the run's own confidence.
+func Subset(head sweep.Summary, ws, analyzed []sweep.Window, confidence float64) sweep.Summary {
+	seen := map[sweep.WindowKey]bool{}
+	remeasured := 0
+	for _, w := range ws {
+		seen[w.Key()] = true
+		if w.Remeasured {
+			remeasured++
+		}
+	}
+	opts := options(head)
+	opts.Confidence = confidence
+	a := stats.Analyze(analyzed, opts)
+	s := head
+	s.SchemaVersion = sweep.SchemaVersion
+	s.Plan.Measured, s.Plan.Remeasured = len(seen), remeasured
+	s.Plan.Family, s.Plan.RoundsNeeded = a.Family, a.RoundsNeeded
+	s.Complete = len(seen) >= s.Plan.Windows
+	s.Cells, s.Reference = a.Cells, a.Reference
+	s.Cliffs, s.Tradeoffs, s.Recommendation = a.Cliffs, a.Tradeoffs, a.Recommendation
+	s.BlockDrift = a.BlockDrift
+	s.Warnings = append(append([]sweep.Warning(nil), head.Warnings...), a.Warnings...)
+	if !s.Complete {
+		s.Warnings = append([]sweep.Warning{{Code: sweep.WarnIncomplete,
+			Message: fmt.Sprintf("run incomplete: %d of %d planned windows measured; resume with -resume", len(seen), s.Plan.Windows)}}, s.Warnings...)
+	}
+	return s
+}
