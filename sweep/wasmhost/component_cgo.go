@@ -70,7 +70,7 @@ func compileComponent(engine *wasmtime.Engine, wasm []byte) (*C.wasmtime_compone
 	runtime.KeepAlive(engine)
 	runtime.KeepAlive(wasm)
 	if e != nil {
-		return nil, takeError((*C.wasmtime_error_t)(unsafe.Pointer(e)), nil)
+		return nil, takeError(e, nil)
 	}
 	return out, nil
 }
@@ -90,7 +90,7 @@ func deserializeComponent(engine *wasmtime.Engine, data []byte) (*C.wasmtime_com
 	runtime.KeepAlive(engine)
 	runtime.KeepAlive(data)
 	if e != nil {
-		return nil, takeError((*C.wasmtime_error_t)(unsafe.Pointer(e)), nil)
+		return nil, takeError(e, nil)
 	}
 	return out, nil
 }
@@ -102,7 +102,7 @@ func deleteComponent(c *C.wasmtime_component_t) { C.wasmtime_component_delete(c)
 func serializeComponent(c *C.wasmtime_component_t) ([]byte, error) {
 	var vec C.wasm_byte_vec_t
 	if e := C.wasmtime_component_serialize(c, &vec); e != nil {
-		return nil, takeError((*C.wasmtime_error_t)(unsafe.Pointer(e)), nil)
+		return nil, takeError(e, nil)
 	}
 	out := C.GoBytes(unsafe.Pointer(vec.data), C.int(vec.size))
 	C.wasm_byte_vec_delete(&vec)
@@ -151,22 +151,18 @@ func (h *Host) loadComponent(name string, wasm []byte) (*component, error) {
 	var cc *C.wasmtime_component_t
 	err := h.compileCached(name, wasm, true,
 		func(data []byte) (err error) {
-			cc, err = deserializeComponent(h.engine, data)
-			if err != nil {
-				if le := h.limitError(causeLine(cleanMessage(err.Error()))); le != nil {
-					return le
-				}
+			if cc, err = deserializeComponent(h.engine, data); err != nil {
+				return h.asLimit(err)
 			}
-			return err
+			return nil
 		},
 		func() ([]byte, error) {
 			var err error
 			if cc, err = compileComponent(h.engine, wasm); err != nil {
-				msg := causeLine(cleanMessage(err.Error()))
-				if le := h.limitError(msg); le != nil {
+				if le := h.asLimit(err); le != err {
 					return nil, le
 				}
-				return nil, fmt.Errorf("plugin %s: compile: %s", name, msg)
+				return nil, fmt.Errorf("plugin %s: compile: %s", name, causeLine(cleanMessage(err.Error())))
 			}
 			if h.cache.Dir == "" {
 				return nil, nil
@@ -227,7 +223,7 @@ func (h *Host) loadComponent(name string, wasm []byte) (*component, error) {
 		return fail(err)
 	}
 	if e := C.sweep_component_linker(ep, C.bool(comp.wasi), C.uintptr_t(h.self), &comp.linker); e != nil {
-		return fail(takeError((*C.wasmtime_error_t)(unsafe.Pointer(e)), nil))
+		return fail(takeError(e, nil))
 	}
 	comp.argv0 = C.CString(name)
 	return comp, nil
@@ -306,7 +302,7 @@ func (c *call) openComponent(body []byte) error {
 	runtime.KeepAlive(h.engine)
 	runtime.KeepAlive(body)
 	if e != nil {
-		return takeError((*C.wasmtime_error_t)(unsafe.Pointer(e)), nil)
+		return takeError(e, nil)
 	}
 	return nil
 }
@@ -321,17 +317,7 @@ func (c *call) runComponentCommand() error {
 	var ok C.bool
 	e := C.sweep_call_run(&c.comp.c, &ok)
 	if e != nil {
-		we := takeError((*C.wasmtime_error_t)(unsafe.Pointer(e)), nil)
-		if we.exitCode {
-			// Through the preview-1 adapter, proc_exit(0) is an error
-			// with exit status 0, and any other status is 1.
-			if we.exit == 0 {
-				return nil
-			}
-			return &Error{Reason: Trap, Msg: fmt.Sprintf("plugin exited with status %d", we.exit),
-				Detail: fmt.Sprintf("plugin exited with status %d; stdout: %q", we.exit, truncate(c.out, 200))}
-		}
-		return we
+		return c.exited(takeError(e, nil))
 	}
 	if !ok {
 		return &Error{Reason: Trap, Msg: "plugin's run returned an error",
@@ -353,7 +339,7 @@ func (c *call) handleComponent(req *request, body []byte, w http.ResponseWriter)
 	runtime.KeepAlive(buf)
 	runtime.KeepAlive(spans)
 	if e != nil {
-		return takeError((*C.wasmtime_error_t)(unsafe.Pointer(e)), nil)
+		return takeError(e, nil)
 	}
 	var status C.uint16_t
 	var nh, blen C.size_t

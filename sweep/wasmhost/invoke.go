@@ -224,6 +224,12 @@ func (h *Host) run(c *call, body []byte, w http.ResponseWriter) error {
 	} else {
 		err = h.runCore(&c.wasm, body, w)
 	}
+	return h.outcome(c, err)
+}
+
+// outcome is a request's error as the caller sees it: a timeout when the
+// deadline passed, a cancellation when the client went away, else err.
+func (h *Host) outcome(c *call, err error) error {
 	switch {
 	case err == nil:
 	case c.timedOut:
@@ -257,15 +263,7 @@ func (h *Host) runComponent(c *call, body []byte, w http.ResponseWriter) error {
 	}
 	c.closeComponent()
 	c.closeStdout()
-	switch {
-	case err == nil:
-	case c.timedOut:
-		return h.timeoutError()
-	case c.ctx != nil && c.ctx.Err() != nil:
-		msg := "request canceled: " + context.Cause(c.ctx).Error()
-		return &Error{Reason: Other, Msg: msg, Detail: msg}
-	}
-	return err
+	return h.outcome(c, err)
 }
 
 // runCore calls a core-ABI plugin and writes its response from linear
@@ -311,9 +309,14 @@ func (h *Host) runCommand(c *call) error {
 		return abiError("instance lacks export _start")
 	}
 	_, err := c.wasm.call(&start)
-	if err == nil {
-		return nil
-	}
+	return c.exited(err)
+}
+
+// exited reads a WASI command's error: exit status 0 is success, another
+// status a failed request; any other error is returned as it is. (Through
+// the preview-1 adapter of a wasi:cli/run component, proc_exit(0) comes
+// back as an error with status 0, and every other status as 1.)
+func (c *call) exited(err error) error {
 	if we, ok := err.(*wasmError); ok && we.exitCode {
 		if we.exit == 0 {
 			return nil

@@ -66,14 +66,13 @@ func (h *Host) need(id setting.ID, artifact []byte) (int, error) {
 	}
 	engine := wasmtime.NewEngineWithConfig(cfg)
 	defer engine.Close()
-	probe := &Host{name: h.name, settings: h.settings, engine: engine}
 	c, err := deserializeComponent(engine, artifact)
 	if err == nil {
 		deleteComponent(c)
 		return 0, nil // loads with none
 	}
 	var le *LimitError
-	if errors.As(probe.asLimit(err), &le) {
+	if errors.As(h.asLimit(err), &le) {
 		return int(le.Need), nil
 	}
 	return 0, fmt.Errorf("plugin %s: measuring %s: %w", h.pluginName(), setting.Options()[id].Name, err)
