@@ -42,7 +42,7 @@ func main() {
 	fmt.Println("\n24 identical configs (every drop is false; α_E bounds each config's rate):")
 	fmt.Println("| noise | runs with any drop | worst config's drop rate | false within-ε | confirmation false | windows race+confirm (median) | auto windows (median) |")
 	fmt.Println("|---|---|---|---|---|---|---|")
-	for _, n := range []racesim.Noise{racesim.T3Slow(), racesim.T2Outliers()} {
+	for _, n := range models {
 		tied(n, s, *runs, *autoRuns, *seed)
 	}
 	fmt.Println("\nControl: an irace-style F-Race (Friedman test from round 5, Conover post-hoc, α = 5% at every look, no correction):")

@@ -4,7 +4,7 @@ import "math"
 
 // MaxBet is the largest fraction of its wealth an e-process bets in one
 // round: with y ≥ −1 a round can cost at most this share of the wealth.
-const MaxBet = 0.75
+const MaxBet = 0.9
 
 // Bettor is a one-sided betting e-process W = Π(1 + λₜ·yₜ) on
 // observations y ∈ [−1, 1], betting that their mean is above 0. λₜ is the
@@ -12,7 +12,10 @@ const MaxBet = 0.75
 // random variables by betting"): μ̂/(σ̂² + μ̂²) clipped to [0, MaxBet],
 // with μ̂ and σ̂² the regularised running mean and variance of the earlier
 // observations only, so λₜ is predictable and W is a nonnegative
-// supermartingale whenever every yₜ has conditional mean ≤ 0.
+// supermartingale whenever every yₜ has conditional mean ≤ 0. The
+// estimates start from one prior observation of +½ with variance ¼, so
+// the first round already bets (a race's first rounds are its costliest:
+// every config is still in it).
 // The zero Bettor has wealth 1 and has seen nothing.
 type Bettor struct {
 	logW  float64 // ln W
@@ -21,13 +24,16 @@ type Bettor struct {
 	sqdev float64 // Σ (yₜ − μ̂ₜ)², μ̂ₜ the mean including yₜ
 }
 
-// Prior weight and variance of the regularised estimates: μ̂ starts at 0
-// with the weight of one observation, σ̂² at 1/4 (a fair coin on ±½).
-const priorVar = 0.25
+// Prior of the regularised estimates, with the weight of one
+// observation: μ̂ starts at ½, σ̂² at ¼.
+const (
+	priorMean = 0.5
+	priorVar  = 0.25
+)
 
 // Lambda returns the bet the next observation will be multiplied by.
 func (b *Bettor) Lambda() float64 {
-	mu := b.sum / float64(b.n+1)
+	mu := (priorMean + b.sum) / float64(b.n+1)
 	v := (priorVar + b.sqdev) / float64(b.n+1)
 	if mu <= 0 {
 		return 0
@@ -42,7 +48,7 @@ func (b *Bettor) Observe(y float64) {
 	b.logW += math.Log1p(b.Lambda() * y)
 	b.n++
 	b.sum += y
-	mu := b.sum / float64(b.n+1)
+	mu := (priorMean + b.sum) / float64(b.n+1)
 	b.sqdev += (y - mu) * (y - mu)
 }
 

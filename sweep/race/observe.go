@@ -29,14 +29,22 @@ func (r *Race) Observe(d map[string]float64) ([]Entry, error) {
 		}
 	}
 	r.round++
+	// v[i] is config i's d this round, NaN when it was not measured.
+	v := make([]float64, len(r.names))
 	obs := make([]int, 0, len(d))
 	for i, c := range r.names {
-		if _, ok := d[c]; ok {
+		x, ok := d[c]
+		v[i] = math.NaN()
+		if ok {
+			v[i] = x
 			obs = append(obs, i)
-			r.entries[i].Rounds++
-			r.sum[i] += d[c]
-			r.ds[i] = append(r.ds[i], d[c])
 		}
+	}
+	r.bet(v, obs)
+	for _, i := range obs {
+		r.entries[i].Rounds++
+		r.sum[i] += v[i]
+		r.ds[i] = append(r.ds[i], v[i])
 	}
 	c, eps := r.p.Clip, r.p.Epsilon
 	for _, i := range obs {
@@ -44,7 +52,7 @@ func (r *Race) Observe(d map[string]float64) ([]Entry, error) {
 			if i == j {
 				continue
 			}
-			x := d[r.names[i]] - d[r.names[j]]
+			x := v[i] - v[j]
 			r.drop[i][j].Observe(x / c)
 			r.within[i][j].Observe((eps - x) / c)
 		}
@@ -67,12 +75,22 @@ func (r *Race) Observe(d map[string]float64) ([]Entry, error) {
 	return out, nil
 }
 
-// strongest is the opponent whose pair holds the most evidence that i is worse.
+// strongest is the opponent whose pair holds the most evidence that i is
+// worse; among equals (pairs clipped every round grow alike), the one
+// with the lowest median d.
 func (r *Race) strongest(i int) int {
-	best, bw := -1, math.Inf(-1)
+	best := -1
 	for j := range r.names {
-		if j != i && r.drop[i][j].LogWealth() > bw {
-			best, bw = j, r.drop[i][j].LogWealth()
+		if j == i {
+			continue
+		}
+		if best < 0 {
+			best = j
+			continue
+		}
+		lw, lb := r.drop[i][j].LogWealth(), r.drop[i][best].LogWealth()
+		if lw > lb || (lw == lb && r.median(j) < r.median(best)) {
+			best = j
 		}
 	}
 	return best

@@ -58,6 +58,7 @@ type Race struct {
 	within  [][]Bettor  // within[i][j]: evidence that i is within ε of j
 	sum     []float64   // Σ d of the rounds each config was observed in
 	ds      [][]float64 // each config's d, in round order
+	logE    []float64   // ln Eᵢ: each config's portfolio of its pairs' bets (bet)
 	entries []Entry
 	round   int // race rounds observed
 	stop    Stop
@@ -81,6 +82,7 @@ func New(configs []string, p Params) (*Race, error) {
 	k := len(configs)
 	r.drop, r.within = grid(k), grid(k)
 	r.sum = make([]float64, k)
+	r.logE = make([]float64, k)
 	r.ds = make([][]float64, k)
 	r.entries = make([]Entry, k)
 	for i, c := range configs {
@@ -118,8 +120,9 @@ func (r *Race) Survivors() []string {
 	return out
 }
 
-// E returns config's current Eᵢ: the mean over every other config of the
-// race of the evidence that it is worse (frozen for those that left).
+// E returns config's current Eᵢ: the evidence that it is worse than
+// another config of the race, the wealth of its portfolio of pair bets
+// (frozen once it left).
 func (r *Race) E(config string) float64 {
 	i, ok := r.index[config]
 	if !ok {
@@ -128,15 +131,7 @@ func (r *Race) E(config string) float64 {
 	return r.e(i)
 }
 
-func (r *Race) e(i int) float64 {
-	s := 0.0
-	for j := range r.names {
-		if j != i {
-			s += r.drop[i][j].Wealth()
-		}
-	}
-	return s / float64(len(r.names)-1)
-}
+func (r *Race) e(i int) float64 { return math.Exp(r.logE[i]) }
 
 // Mean returns config's mean d over the rounds it was observed in (NaN
 // before any). Leader and Finalists rank by the median instead, which

@@ -78,8 +78,8 @@ func TestBettor(t *testing.T) {
 		}
 	}
 	var b Bettor
-	if b.Lambda() != 0 {
-		t.Errorf("first bet %g, want 0 (nothing seen)", b.Lambda())
+	if b.Lambda() != MaxBet {
+		t.Errorf("first bet %g, want %g (the prior +½ with variance ¼ bets all it may)", b.Lambda(), MaxBet)
 	}
 }
 
@@ -101,8 +101,10 @@ func alternate(y float64, n int) []float64 {
 	return out
 }
 
-// TestEliminateClearlyWorse: a config 13% worse than the best and 3% worse than the baseline every round is eliminated,
-// named worse than the best, and the race stops with the field.
+// TestEliminateClearlyWorse: a config 13% worse than the best and 12%
+// worse than the baseline every round is eliminated, named worse than the
+// best, and the race stops with the field; the baseline, 1% worse than
+// the best (a fifth of the clip a round), is not.
 func TestEliminateClearlyWorse(t *testing.T) {
 	r, err := New([]string{"base", "good", "bad"}, Params{AlphaE: 0.02, AlphaS: 0.01, Clip: 0.05, Epsilon: 0.02, Finalists: 2, MaxRounds: 30})
 	if err != nil {
@@ -111,7 +113,7 @@ func TestEliminateClearlyWorse(t *testing.T) {
 	var gone []Entry
 	for k := 0; r.Stop().Reason == ""; k++ {
 		j := 0.005 * float64(k%3-1) // a little noise, no sign
-		g, err := r.Observe(map[string]float64{"base": j, "good": -0.10 - j, "bad": 0.03 + j})
+		g, err := r.Observe(map[string]float64{"base": j, "good": -0.01 - j, "bad": 0.12 + j})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,9 +21,13 @@ func FriedmanRace(rng *rand.Rand, f Field, n Noise, s Settings) (dropped []int, 
 	for i := range alive {
 		alive[i] = true
 	}
+	names := make([]string, len(f))
+	for i := range names {
+		names[i] = strconv.Itoa(i)
+	}
 	var rows [][]float64 // per round, d of every config (NaN once dropped)
 	for round := 0; round < s.MaxRounds; round++ {
-		d, w := raceRound(rng, f, n, s.BlockSize, alive)
+		d, w := raceRound(rng, f, n, s.BlockSize, alive, names)
 		windows += w
 		row := make([]float64, len(f))
 		for i := range row {

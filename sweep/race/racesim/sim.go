@@ -74,7 +74,7 @@ func Race(rng *rand.Rand, f Field, n Noise, s Settings) (RaceResult, error) {
 		alive[i] = true
 	}
 	for r.Stop().Reason == "" {
-		d, windows := raceRound(rng, f, n, s.BlockSize, alive)
+		d, windows := raceRound(rng, f, n, s.BlockSize, alive, names)
 		out.RaceWindows += windows
 		gone, err := r.Observe(d)
 		if err != nil {
@@ -115,7 +115,7 @@ func Race(rng *rand.Rand, f Field, n Noise, s Settings) (RaceResult, error) {
 // baseline dealt into blocks of BlockSize in order, each block with the
 // baseline and the A/A twin. The baseline config's d is the first block's
 // A/A twin over that block's baseline.
-func raceRound(rng *rand.Rand, f Field, n Noise, blockSize int, alive []bool) (map[string]float64, int) {
+func raceRound(rng *rand.Rand, f Field, n Noise, blockSize int, alive []bool, names []string) (map[string]float64, int) {
 	var members []int
 	for i := 1; i < len(f); i++ {
 		if alive[i] {
@@ -130,10 +130,10 @@ func raceRound(rng *rand.Rand, f Field, n Noise, blockSize int, alive []bool) (m
 		twin := f[0] + n.window(rng, 0)
 		windows += 2 + len(block)
 		if b == 0 && alive[0] {
-			d["0"] = twin - base
+			d[names[0]] = twin - base
 		}
 		for _, i := range block {
-			d[fmt.Sprint(i)] = f[i] + n.window(rng, i) - base
+			d[names[i]] = f[i] + n.window(rng, i) - base
 		}
 	}
 	return d, windows
