@@ -84,6 +84,18 @@ func ms(v float64) string {
 // us formats a CPU time in microseconds with one decimal.
 func us(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
+// signedUs is a signed µs figure with a typographic minus: "+3.2", "−41.0".
+func signedUs(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 1, 64)
+	switch {
+	case s == "0.0" || s == "-0.0":
+		return "0.0"
+	case strings.HasPrefix(s, "-"):
+		return "−" + s[1:]
+	}
+	return "+" + s
+}
+
 // confidence formats an achieved coverage: "99.86%".
 func confidence(c float64) string {
 	return fmt.Sprintf("%g%%", float64(int64(c*10000+0.5))/100)

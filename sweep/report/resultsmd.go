@@ -3,13 +3,16 @@ package report
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
 )
 
+// results is summary.md's section "Results": per concurrency level how
+// the servers ran (parallel or queued), then a table of every config's
+// medians, its paired changes against the baseline with their intervals,
+// and its verdict, and notes on the columns that need them.
 func (m *mdWriter) results() {
 	m.f("## Results\n\n")
 	if len(m.s.Cells) == 0 {
@@ -103,18 +106,6 @@ func splitChangeText(sc *sweep.SplitChange) string {
 		return "—"
 	}
 	return signedUs(sc.UserUs) + " / " + signedUs(sc.KernelUs)
-}
-
-// signedUs is a signed µs figure with a typographic minus: "+3.2", "−41.0".
-func signedUs(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 1, 64)
-	switch {
-	case s == "0.0" || s == "-0.0":
-		return "0.0"
-	case strings.HasPrefix(s, "-"):
-		return "−" + s[1:]
-	}
-	return "+" + s
 }
 
 // parallel says whether level c was served in parallel (the server could
@@ -264,202 +255,4 @@ func verdictText(c sweep.Cell) string {
 		parts = append(parts, fmt.Sprintf("generator-bound in %d of %d windows", c.GeneratorBound, c.Rounds))
 	}
 	return strings.Join(parts, "; ")
-}
-
-func (m *mdWriter) noise() {
-	m.f("## Noise (A/A)\n\n")
-	if m.s.AAConfig == "" {
-		m.f("This run had no A/A control: nothing shows what the bench calls a change where there is none.\n\n")
-		return
-	}
-	m.f("The baseline %s was also run as %s in its own process slot and analysed like a candidate: it is the bench's alibi and gets no verdict. "+
-		"Below, the [q1, q3] spread of its paired changes; when its confidence interval excludes zero the cell carries an `aa_effect` warning.\n\n",
-		code(m.s.Baseline), code(m.s.AAConfig))
-	m.f("| c | CPU/req | RPS | success RPS | p99 |\n|---:|---|---|---|---|\n")
-	for _, c := range m.lv {
-		m.f("| %d |", c)
-		for _, metric := range sweep.Metrics {
-			if b, ok := aaBand(m.s, c, metric); ok {
-				m.f(" %s |", interval(b.Q1, b.Q3))
-			} else {
-				m.f(" — |")
-			}
-		}
-		m.f("\n")
-	}
-	m.f("\n")
-}
-
-func (m *mdWriter) cliffs() {
-	m.f("## Capacity cliffs\n\n")
-	if len(m.s.Cliffs) == 0 {
-		m.f("None: every config stayed at or below %s errors at every level.\n\n", pct(m.s.Plan.CliffRate))
-		return
-	}
-	for _, c := range m.s.Cliffs {
-		m.f("- %s fails from c=%d on: %s errors; RPS there is not saturation.\n", code(c.Config), c.Concurrency, pct(c.ErrorRate))
-	}
-	m.f("\n")
-}
-
-// flipPhrase names a sign flip in plain words.
-func flipPhrase(t sweep.Tradeoff) string {
-	good, bad := "better", "worse"
-	switch t.Metric {
-	case sweep.MetricCPUPerReq:
-		good, bad = "cheaper", "costlier"
-	case sweep.MetricRPS, sweep.MetricSuccessRPS:
-		good, bad = "faster", "slower"
-	case sweep.MetricP99:
-		good, bad = "lower p99", "higher p99"
-	}
-	if (t.Low < 0) != t.Metric.LowerIsBetter() {
-		good, bad = bad, good
-	}
-	low := fmt.Sprintf("at c=%d", t.LowConc)
-	if t.LowConc == 1 {
-		low = "single-threaded"
-	}
-	return fmt.Sprintf("%s %s, %s at c=%d", good, low, bad, t.HighConc)
-}
-
-func (m *mdWriter) tradeoffs() {
-	m.f("## Tradeoffs\n\n")
-	// One line per config and metric: the first flip in words, then the
-	// further levels where it holds.
-	type key struct {
-		config string
-		metric sweep.Metric
-	}
-	var order []key
-	flips := map[key][]sweep.Tradeoff{}
-	rpsFlips := map[string]bool{}
-	for _, t := range m.s.Tradeoffs {
-		if t.Flip && t.Metric == sweep.MetricRPS {
-			rpsFlips[t.Config] = true
-		}
-	}
-	for _, t := range m.s.Tradeoffs {
-		// Success RPS repeats RPS unless errors split them.
-		if !t.Flip || (t.Metric == sweep.MetricSuccessRPS && rpsFlips[t.Config]) {
-			continue
-		}
-		k := key{t.Config, t.Metric}
-		if flips[k] == nil {
-			order = append(order, k)
-		}
-		flips[k] = append(flips[k], t)
-	}
-	if len(order) == 0 {
-		m.f("No setting flips sign between the lowest and a higher concurrency.\n\n")
-		return
-	}
-	for _, k := range order {
-		ts := flips[k]
-		m.f("- %s: %s — %s", code(k.config), ts[0].Words, flipPhrase(ts[0]))
-		if len(ts) > 1 {
-			var also []string
-			for _, t := range ts[1:] {
-				also = append(also, fmt.Sprintf("c=%d (%s)", t.HighConc, change(t.High)))
-			}
-			m.f("; also at %s", strings.Join(also, ", "))
-		}
-		m.f(".\n")
-	}
-	m.f("\n")
-}
-
-func (m *mdWriter) warnings() {
-	type key struct {
-		code   sweep.WarningCode
-		config string
-		conc   int
-		msg    string
-	}
-	seen := map[key]bool{}
-	var ws []sweep.Warning
-	add := func(w sweep.Warning) {
-		k := key{w.Code, w.Config, w.Conc, w.Message}
-		if !seen[k] {
-			seen[k] = true
-			ws = append(ws, w)
-		}
-	}
-	for _, w := range m.s.Warnings {
-		add(w)
-	}
-	cells := append([]sweep.Cell(nil), m.s.Cells...)
-	sort.SliceStable(cells, func(i, j int) bool { return cells[i].Concurrency < cells[j].Concurrency })
-	for _, c := range cells {
-		for _, w := range c.Warnings {
-			if w.Config == "" {
-				w.Config = c.Config
-			}
-			if w.Conc == 0 {
-				w.Conc = c.Concurrency
-			}
-			add(w)
-		}
-	}
-	m.f("## Warnings\n\n")
-	if len(ws) == 0 {
-		m.f("None.\n\n")
-		return
-	}
-	// Run-level warnings one by one; cell warnings of one kind that recur
-	// in many cells as a single line, so the list stays readable.
-	count := map[sweep.WarningCode]int{}
-	for _, w := range ws {
-		if w.Config != "" || w.Conc > 0 {
-			count[w.Code]++
-		}
-	}
-	grouped := map[sweep.WarningCode]bool{}
-	for _, w := range ws {
-		cell := w.Config != "" || w.Conc > 0
-		if cell && count[w.Code] > maxWarningLines {
-			if grouped[w.Code] {
-				continue
-			}
-			grouped[w.Code] = true
-			m.f("- **%s** in %d cells (%s), e.g. %s c=%d: %s\n", w.Code, count[w.Code], warningLevels(ws, w.Code), code(w.Config), w.Conc, w.Message)
-			continue
-		}
-		var where []string
-		if w.Config != "" {
-			where = append(where, code(w.Config))
-		}
-		if w.Conc > 0 {
-			where = append(where, fmt.Sprintf("c=%d", w.Conc))
-		}
-		loc := ""
-		if len(where) > 0 {
-			loc = " (" + strings.Join(where, ", ") + ")"
-		}
-		m.f("- **%s**%s: %s\n", w.Code, loc, w.Message)
-	}
-	m.f("\n")
-}
-
-// maxWarningLines is how many cell warnings of one kind are listed one
-// by one before they are summarised in a single line.
-const maxWarningLines = 4
-
-// warningLevels lists the concurrency levels at which cell warnings with
-// code occur: "at c=64, 128".
-func warningLevels(ws []sweep.Warning, code sweep.WarningCode) string {
-	var cs []int
-	seen := map[int]bool{}
-	for _, w := range ws {
-		if w.Code == code && w.Conc > 0 && !seen[w.Conc] {
-			seen[w.Conc] = true
-			cs = append(cs, w.Conc)
-		}
-	}
-	sort.Ints(cs)
-	s := make([]string, len(cs))
-	for i, c := range cs {
-		s[i] = strconv.Itoa(c)
-	}
-	return "at c=" + strings.Join(s, ", ")
 }
