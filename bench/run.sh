@@ -15,7 +15,9 @@
 #                            busy (issue 20's other-work figure: quiet, hog on
 #                            the server CPU, hog on the load CPU, ~4 min) and
 #                            race (issue 32: the race in simulation and one
-#                            real race beside rounds = "auto", ~15 min) too
+#                            real race beside rounds = "auto", ~15 min) and
+#                            racereal (issue 32's acceptance: 20 planted races,
+#                            4 auto runs, 20 tie races, ~3.5 h; resumable) too
 #   bench/run.sh rss [DUR [CONFIG]]  item 4's long run: sweep CONFIG (default
 #                            bench/long.toml) for DUR (default 30m),
 #                            driver RSS sampled every 10 s (not part of all)
@@ -406,6 +408,47 @@ part_race() {
 	grep -o '"words": *"[^"]*"' "$OUT/race24-race/summary.json" | tee -a "$OUT/race.txt"
 }
 
+# part_racereal is issue 32's acceptance on real servers: RACE_RUNS
+# (default 20) races of bench/race24.toml (24 planted burner builds), a
+# rounds = "auto" run of the same grid after every RACE_AUTO_EVERY-th
+# race (default 5: runs 1, 6, 11, 16), then RACE_TIED (default 20) races of
+# bench/race24-tied.toml (24 identical builds). Each run lands in
+# OUT/race24-{race,auto,tied}-NN with wall.txt; a run that has wall.txt is
+# not run again, so the series continues in the same BENCH_OUT. The whole
+# part holds the measuring lock (/tmp/sweep-measure.lock). About 3–4 min a
+# race, 7 an auto run, 5 a tie run. bench-racereal prints the figures.
+part_racereal() {
+	local n=${RACE_RUNS:-20} every=${RACE_AUTO_EVERY:-5} tiedN=${RACE_TIED:-20} k
+	go build -o bin/race-burner ./sweep/driver/testdata/burner
+	go build -o bin/bench-racereal ./bench/racereal
+	sed -e 's/^rounds = "race"/rounds = "auto"/' -e '/^finalists/d' -e 's#"\.\./bin/#"'"$PWD"'/bin/#' bench/race24.toml >"$OUT/race24-auto.toml"
+	for k in $(seq 1 "$n"); do
+		one_race race "$k" bench/race24.toml
+		if [ $(((k - 1) % every)) -eq 0 ]; then
+			one_race auto $(((k - 1) / every + 1)) "$OUT/race24-auto.toml"
+		fi
+	done
+	for k in $(seq 1 "$tiedN"); do
+		one_race tied "$k" bench/race24-tied.toml
+	done
+	bin/bench-racereal "$OUT" | tee "$OUT/race-real.md"
+}
+
+# one_race KIND K CONFIG runs one run of part_racereal into
+# OUT/race24-KIND-K (two digits) under the measuring lock, unless done.
+one_race() {
+	local dir t0 t1
+	dir=$(printf '%s/race24-%s-%02d' "$OUT" "$1" "$2")
+	[ -f "$dir/wall.txt" ] && return 0
+	rm -rf "${dir:?}"
+	quiet "race24-$1-$2"
+	log "race-real: $1 $2"
+	t0=$(date +%s.%N)
+	flock /tmp/sweep-measure.lock ./bin/sweep -config "$3" -out "$dir" -q >/dev/null
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }' >"$dir/wall.txt"
+}
+
 part_figures() {
 	bin/bench-figures "$OUT" | tee "$OUT/figures.md"
 	log "figures in $OUT/figures.md"
@@ -420,8 +463,8 @@ all) set -- micro host load aa interleave cost truth ;;
 esac
 for p in "$@"; do
 	case "$p" in
-	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | verdict-host | crossrun | busy | blocks | race | figures) "part_$p" ;;
-	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict verdict-host crossrun busy blocks race figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
+	micro | host | load | aa | interleave | window | explore | cost | truth | verdict | verdict-host | crossrun | busy | blocks | race | racereal | figures) "part_$p" ;;
+	*) echo "bench: unknown part $p (micro host load aa interleave window explore cost truth verdict verdict-host crossrun busy blocks race racereal figures all, or rss [DUR [CONFIG]])" >&2; exit 2 ;;
 	esac
 done
 [ "${!#}" = figures ] || part_figures

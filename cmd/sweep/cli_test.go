@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -599,5 +601,28 @@ func TestFiveRounds(t *testing.T) {
 	}
 	if bytes.Contains(md, []byte(sweep.VerdictNoChange)) {
 		t.Errorf("summary.md says %q without an interval", sweep.VerdictNoChange)
+	}
+}
+
+// TestRaceDryRun: -dry-run of a race states the most windows it can take
+// and the windows a typical grid of its size is expected to take (fewer),
+// with both wall times.
+func TestRaceDryRun(t *testing.T) {
+	r := sweepCmd(t, "-config", "testdata/race-plan.toml", "-dry-run")
+	if r.code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	most := regexp.MustCompile(`(?m)^windows: (\d+) measured`).FindStringSubmatch(r.stdout)
+	exp := regexp.MustCompile(`(?m)^  a race's expected windows: about (\d+), race and confirmation \(the median of simulated races of 12 configs`).FindStringSubmatch(r.stdout)
+	if most == nil || exp == nil {
+		t.Fatalf("dry run lacks the most or the expected windows:\n%s", r.stdout)
+	}
+	m, _ := strconv.Atoi(most[1])
+	e, _ := strconv.Atoi(exp[1])
+	if e <= 0 || e >= m {
+		t.Errorf("expected %d windows, most %d: want 0 < expected < most", e, m)
+	}
+	if !regexp.MustCompile(`(?m)^estimated wall time: \S+ at most, about \S+ expected$`).MatchString(r.stdout) {
+		t.Errorf("dry run lacks the two wall times:\n%s", r.stdout)
 	}
 }

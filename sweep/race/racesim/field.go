@@ -35,3 +35,25 @@ func (f Field) Best() int {
 	}
 	return b
 }
+
+// Typical is a grid of k configs (the baseline among them) shaped like
+// the issue's: the best at −10%, up to four more within 2% of it (at most
+// a quarter of the others), and the rest spread evenly from 3% to 30%
+// worse than the best. It is what -dry-run's expected windows assume.
+func Typical(k int) Field {
+	if k < 2 {
+		return make(Field, max(k, 0))
+	}
+	f := Field{0}
+	best := math.Log(0.90)
+	f = append(f, best)
+	near := min(4, (k-2)/4)
+	for j := 1; j <= near; j++ {
+		f = append(f, best+0.004*float64(j))
+	}
+	rest := k - len(f)
+	for j := range rest {
+		f = append(f, best+0.03+0.27*float64(j)/float64(max(rest-1, 1)))
+	}
+	return f
+}

@@ -67,6 +67,7 @@ func main() {
 	crashAfter := flag.Duration("crash-after", 0, "exit with status 3 this long after start (0 = never)")
 	crashMark := flag.String("crash-mark", "", "with -crash-after: crash only if this directory can be made (so once across restarts)")
 	neverReady := flag.Bool("never-ready", false, "never listen")
+	flag.String("build", "", "a name that changes nothing: a grid axis of it plants identical builds (bench/race24-tied.toml)")
 	flag.Parse()
 	if *neverReady {
 		fmt.Fprintln(os.Stderr, "burner: refusing to become ready, as asked")
