@@ -12,13 +12,20 @@
 //     (analysis.race_clip, 5%).
 //   - A betting e-process Wᵢⱼ = Π(1 + λₜ·yₜ) tests "i is no worse than
 //     j". λₜ ∈ [0, MaxBet] is predictable: aGRAPA (Waudby-Smith & Ramdas
-//     2024), estimated from the pair's earlier rounds only.
-//   - Eᵢ = mean over every other config j of the race of Wᵢⱼ, a pair
-//     frozen once j has left the race. Under "i is the best" every Wᵢⱼ is
-//     a nonnegative supermartingale (y's mean is ≤ 0 when x is symmetric
-//     about a mean ≤ 0, which clipping keeps), and so is their mean;
-//     Ville's inequality bounds the chance that Eᵢ ever reaches 1/α_E by
-//     α_E. Config i is dropped (eliminated) when Eᵢ ≥ 1/α_E.
+//     2024), estimated from the pair's earlier rounds only, starting from
+//     a prior of +½.
+//   - Eᵢ is a portfolio of i's pair bets: each round it moves by
+//     Σⱼ πⱼ·λᵢⱼ·yᵢⱼ, half of it on the survivor leading on the earlier
+//     rounds (the runner-up, for the leader itself) and half spread over
+//     the other survivors in proportion to Wᵢⱼ. The weights are fixed
+//     before the round is seen. Under "i is the best" every pair's bet
+//     has conditional mean ≤ 0 (y's mean is ≤ 0 when x is symmetric about
+//     a mean ≤ 0, which clipping keeps), so Eᵢ is a nonnegative
+//     supermartingale whatever the weights; Ville's inequality bounds the
+//     chance that Eᵢ ever reaches 1/α_E by α_E. Config i is dropped
+//     (eliminated) when Eᵢ ≥ 1/α_E. Betting on the leader rather than on
+//     the plain mean of the pairs lets a config clearly worse than the
+//     leader leave without evidence against every opponent.
 //   - The race stops when at most Finalists configs survive; or when the
 //     leader (the survivor with the lowest median d) is shown to be within
 //     ε of every other survivor: for each ordered pair a second e-process
