@@ -17,9 +17,9 @@ const readmeMaxLines = 200
 // an #anchor.
 var readmeLink = regexp.MustCompile(`\]\(([^)#:]+)(#[^)]*)?\)`)
 
-// TestReadme keeps README.md short, its links pointing at files that
+// TestReadmeForUsers keeps README.md short, its links pointing at files that
 // exist, and its test command the one .ci/run runs.
-func TestReadme(t *testing.T) {
+func TestReadmeForUsers(t *testing.T) {
 	root := filepath.Join("..", "..")
 	b, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
