@@ -12,6 +12,12 @@ import (
 // wasmtimeModule is the module path prefix of wasmtime-go.
 const wasmtimeModule = "github.com/bytecodealliance/wasmtime-go"
 
+// revision is the commit the Makefile passes with -ldflags -X (short,
+// "+dirty" when the tree had uncommitted changes), for the builds Go does
+// not stamp with it: Go reads VCS information only where .git is a
+// directory, not in a git worktree, whose .git is a file.
+var revision string
+
 // Sweep is this binary's module version and, when it was built from a Git
 // checkout, the commit ("(devel) 34a1c78", "+dirty" when the tree had
 // uncommitted changes). "" when the binary carries no build information.
@@ -20,28 +26,32 @@ func Sweep() string {
 	if !ok {
 		return ""
 	}
-	return sweep(bi)
+	return sweep(bi, revision)
 }
 
-// sweep is Sweep for the build information bi.
-func sweep(bi *debug.BuildInfo) string {
+// sweep is Sweep for the build information bi; rev is the commit to name
+// when bi has none (revision).
+func sweep(bi *debug.BuildInfo, rev string) string {
 	v := bi.Main.Version
-	var rev, dirty string
+	var vcs, dirty string
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			rev = s.Value
+			vcs = s.Value
 		case "vcs.modified":
 			if s.Value == "true" {
 				dirty = "+dirty"
 			}
 		}
 	}
-	if len(rev) > 7 {
-		rev = rev[:7]
+	if len(vcs) > 7 {
+		vcs = vcs[:7]
+	}
+	if vcs != "" {
+		rev = vcs + dirty
 	}
 	if rev != "" {
-		v = strings.TrimSpace(v + " " + rev + dirty)
+		v = strings.TrimSpace(v + " " + rev)
 	}
 	return v
 }

@@ -10,19 +10,23 @@ func TestSweep(t *testing.T) {
 		name     string
 		version  string
 		settings map[string]string
+		rev      string // the Makefile's -ldflags -X revision
 		want     string
 	}{
-		{"release", "v1.2.0", nil, "v1.2.0"},
-		{"checkout", "(devel)", map[string]string{"vcs.revision": "34a1c78e0f9a", "vcs.modified": "false"}, "(devel) 34a1c78"},
-		{"dirty checkout", "(devel)", map[string]string{"vcs.revision": "34a1c78e0f9a", "vcs.modified": "true"}, "(devel) 34a1c78+dirty"},
-		{"no version", "", map[string]string{"vcs.revision": "abc"}, "abc"},
+		{"release", "v1.2.0", nil, "", "v1.2.0"},
+		{"checkout", "(devel)", map[string]string{"vcs.revision": "34a1c78e0f9a", "vcs.modified": "false"}, "", "(devel) 34a1c78"},
+		{"dirty checkout", "(devel)", map[string]string{"vcs.revision": "34a1c78e0f9a", "vcs.modified": "true"}, "", "(devel) 34a1c78+dirty"},
+		{"no version", "", map[string]string{"vcs.revision": "abc"}, "", "abc"},
+		{"worktree", "(devel)", nil, "34a1c78", "(devel) 34a1c78"},
+		{"dirty worktree", "(devel)", nil, "34a1c78+dirty", "(devel) 34a1c78+dirty"},
+		{"stamped wins", "(devel)", map[string]string{"vcs.revision": "34a1c78e0f9a", "vcs.modified": "false"}, "0000000", "(devel) 34a1c78"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			bi := &debug.BuildInfo{Main: debug.Module{Version: tt.version}}
 			for k, v := range tt.settings {
 				bi.Settings = append(bi.Settings, debug.BuildSetting{Key: k, Value: v})
 			}
-			if got := sweep(bi); got != tt.want {
+			if got := sweep(bi, tt.rev); got != tt.want {
 				t.Errorf("sweep() = %q, want %q", got, tt.want)
 			}
 		})
