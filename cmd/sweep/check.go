@@ -131,8 +131,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sweep check:", err)
 		return 1
 	}
-	if res.Regressed {
-		return 1
+	if res.Regressed || res.Undecided {
+		return 1 // a gate that could not decide does not pass
 	}
 	return 0
 }

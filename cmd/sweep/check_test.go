@@ -44,6 +44,7 @@ func TestCheckGolden(t *testing.T) {
 		{"inrun-json", []string{"-json", "-rss", "1%", "-candidate", memory1M, memoryRun}, 1},
 		{"inrun-no-such-candidate", []string{"-candidate", "linear_memory_keep_resident=3MiB", memoryRun}, 2},
 		{"inrun-no-candidate-given", []string{memoryRun}, 2},
+		{"inrun-undecided", []string{"-candidate", "linear_memory_keep_resident=64KiB", "../../sweep/report/testdata/split"}, 1},
 		// Across runs (unpaired).
 		{"crossrun-pass", []string{"-baseline", gateRuns + "base", gateRuns + "aa"}, 0},
 		{"crossrun-regressed", []string{"-baseline", gateRuns + "base", gateRuns + "regressed"}, 1},

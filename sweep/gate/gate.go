@@ -25,6 +25,9 @@ type Row struct {
 	CILow, CIHigh float64
 	Confidence    float64
 	Regressed     bool
+	// Undecided marks a judged row without an interval: too few paired
+	// rounds for the gate's level. The gate cannot pass it.
+	Undecided bool
 	// Shown marks a row that is shown, not judged: a cross-run absolute
 	// level when the row after it, against the reference, is judged.
 	Shown bool
@@ -34,12 +37,16 @@ type Row struct {
 // Result is a gate's verdict: Check's (Paired, one run) or Compare's
 // (two runs).
 type Result struct {
-	Paired    bool     `json:"paired"`
-	Baseline  string   `json:"baseline,omitempty"`  // Check: the baseline config
-	Candidate string   `json:"candidate,omitempty"` // Check: the candidate config
-	Rows      []Row    `json:"rows"`
-	Regressed bool     `json:"regressed"` // some row regressed
-	Notes     []string `json:"notes"`     // caveats about the runs as a whole (unpaired, environments, an incomplete run)
+	Paired    bool   `json:"paired"`
+	Baseline  string `json:"baseline,omitempty"`  // Check: the baseline config
+	Candidate string `json:"candidate,omitempty"` // Check: the candidate config
+	Rows      []Row  `json:"rows"`
+	Regressed bool   `json:"regressed"` // some row regressed
+	// Undecided is set when no row regressed but some row had too few
+	// rounds for an interval: the gate could not show the candidate is
+	// not worse, so it does not pass.
+	Undecided bool     `json:"undecided"`
+	Notes     []string `json:"notes"` // caveats about the runs as a whole (unpaired, environments, an incomplete run)
 	// Against and Outcomes are CompareAny's with several baseline runs:
 	// the baseline the rows compare with, and the check against each.
 	Against  string    `json:"against,omitempty"`

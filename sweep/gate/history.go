@@ -99,6 +99,17 @@ func regressedRows(r Result) int {
 	return n
 }
 
+// undecidedRows counts r's rows without an interval.
+func undecidedRows(r Result) int {
+	n := 0
+	for _, row := range r.Rows {
+		if row.Undecided {
+			n++
+		}
+	}
+	return n
+}
+
 // plural picks one or many by n.
 func plural(n int, one, many string) string {
 	if n == 1 {

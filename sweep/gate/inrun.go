@@ -128,7 +128,9 @@ func check(s sweep.Summary, ws []sweep.Window, candidate string, th Thresholds, 
 	}
 	for _, r := range g.Rows {
 		g.Regressed = g.Regressed || r.Regressed
+		g.Undecided = g.Undecided || r.Undecided
 	}
+	g.Undecided = g.Undecided && !g.Regressed
 	return g, nil
 }
 
@@ -138,7 +140,7 @@ func inRunRow(c, base sweep.Cell, m sweep.Metric, threshold float64) Row {
 	r := Row{Config: c.Config, Concurrency: c.Concurrency, Metric: string(m), Old: base.Metric(m), New: c.Metric(m),
 		Change: d.Estimate, Threshold: threshold, Confidence: d.Confidence}
 	if d.CILow == nil || d.CIHigh == nil {
-		r.Note = fmt.Sprintf("no interval: %d pairs are too few for the gate's level", d.Pairs)
+		r.Undecided, r.Note = true, undecidedNote(d.Pairs, d.Needed, "the gate's level")
 		return r
 	}
 	r.CILow, r.CIHigh = *d.CILow, *d.CIHigh
@@ -156,4 +158,14 @@ func inRunRow(c, base sweep.Cell, m sweep.Metric, threshold float64) Row {
 		r.Note = d.Verdict
 	}
 	return r
+}
+
+// undecidedNote says why a row has no interval: "undecided: 5 pairs, 8
+// needed at the gate's level" (without the need when the summary does
+// not record it).
+func undecidedNote(pairs, needed int, level string) string {
+	if needed > pairs {
+		return fmt.Sprintf("undecided: %d pairs, %d needed at %s", pairs, needed, level)
+	}
+	return fmt.Sprintf("undecided: %d pairs are too few at %s", pairs, level)
 }

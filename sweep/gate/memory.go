@@ -36,7 +36,7 @@ func rssRow(c sweep.Cell, threshold float64) Row {
 	r.Confidence = ch.Confidence
 	if ch.CILowMiB == nil || ch.CIHighMiB == nil {
 		r.Confidence = 0
-		r.Note = fmt.Sprintf("no interval: %d pairs are too few at %s", ch.Pairs, pct(ch.Confidence))
+		r.Undecided, r.Note = true, undecidedNote(ch.Pairs, 0, pct(ch.Confidence))
 		return r
 	}
 	r.CILow, r.CIHigh = *ch.CILowMiB/ch.BaselineMiB, *ch.CIHighMiB/ch.BaselineMiB

@@ -74,7 +74,8 @@ type jsonRow struct {
 	CIHigh      *float64 `json:"ci_high,omitempty"`
 	Confidence  float64  `json:"confidence,omitempty"`
 	Regressed   bool     `json:"regressed"`
-	Shown       bool     `json:"shown,omitempty"` // shown, not judged (a cross-run absolute level beside its judged row against the reference)
+	Undecided   bool     `json:"undecided,omitempty"` // too few rounds for an interval: the gate cannot pass it
+	Shown       bool     `json:"shown,omitempty"`     // shown, not judged (a cross-run absolute level beside its judged row against the reference)
 	Note        string   `json:"note"`
 }
 
@@ -91,18 +92,19 @@ func (r Result) WriteJSON(w io.Writer) error {
 		Baseline  string    `json:"baseline,omitempty"`
 		Candidate string    `json:"candidate,omitempty"`
 		Regressed bool      `json:"regressed"`
+		Undecided bool      `json:"undecided"`
 		Verdict   string    `json:"verdict"`
 		Rows      []jsonRow `json:"rows"`
 		Notes     []string  `json:"notes"`
 		Against   string    `json:"against,omitempty"`
 		Outcomes  []Outcome `json:"outcomes,omitempty"`
-	}{Paired: r.Paired, Baseline: r.Baseline, Candidate: r.Candidate, Regressed: r.Regressed, Verdict: r.Verdict(), Notes: r.Notes, Rows: []jsonRow{},
+	}{Paired: r.Paired, Baseline: r.Baseline, Candidate: r.Candidate, Regressed: r.Regressed, Undecided: r.Undecided, Verdict: r.Verdict(), Notes: r.Notes, Rows: []jsonRow{},
 		Against: r.Against, Outcomes: r.Outcomes}
 	for _, row := range r.Rows {
 		j := jsonRow{Config: row.Config, Concurrency: row.Concurrency, Metric: row.Metric,
 			Old: num(row.Old), New: num(row.New), Change: num(row.Change), Threshold: row.Threshold,
-			Confidence: row.Confidence, Regressed: row.Regressed, Shown: row.Shown, Note: row.Note}
-		if row.Confidence > 0 {
+			Confidence: row.Confidence, Regressed: row.Regressed, Undecided: row.Undecided, Shown: row.Shown, Note: row.Note}
+		if row.Confidence > 0 && !row.Undecided {
 			j.CILow, j.CIHigh = num(row.CILow), num(row.CIHigh)
 		}
 		out.Rows = append(out.Rows, j)
@@ -125,6 +127,8 @@ func (r Result) Verdict() string {
 		return fmt.Sprintf("REGRESSED: %d of %d comparisons worse than the baseline beyond their threshold", n, len(r.Rows))
 	case r.Regressed:
 		return fmt.Sprintf("REGRESSED: %d of %d comparisons worse beyond what an unchanged build moves between runs", n, len(r.Rows))
+	case r.Undecided:
+		return fmt.Sprintf("UNDECIDED: %d of %d comparisons had too few rounds for an interval at the gate's level, so the gate cannot pass them; run more rounds (load.rounds, or \"auto\")", undecidedRows(r), len(r.Rows))
 	case r.Paired:
 		return "no regression beyond the thresholds"
 	}
@@ -145,11 +149,14 @@ func (r Result) header(sep string) string {
 // cells formats a row's columns.
 func (r Result) cells(row Row) []string {
 	status := "ok"
-	if row.Regressed {
+	switch {
+	case row.Regressed:
 		status = "REGRESSED"
+	case row.Undecided:
+		status = "UNDECIDED"
 	}
 	iv := "—"
-	if row.Confidence > 0 {
+	if row.Confidence > 0 && !row.Undecided {
 		iv = fmt.Sprintf("[%s, %s] at %s", signed(row.CILow), signed(row.CIHigh), pct(row.Confidence))
 	}
 	if r.Paired {
