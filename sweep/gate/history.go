@@ -89,21 +89,15 @@ func CompareAny(olds []Baseline, new sweep.Summary, th, drift Thresholds) (Resul
 }
 
 // regressedRows counts r's regressed rows.
-func regressedRows(r Result) int {
-	n := 0
-	for _, row := range r.Rows {
-		if row.Regressed {
-			n++
-		}
-	}
-	return n
-}
+func regressedRows(r Result) int { return countRows(r, func(row Row) bool { return row.Regressed }) }
 
 // undecidedRows counts r's rows without an interval.
-func undecidedRows(r Result) int {
+func undecidedRows(r Result) int { return countRows(r, func(row Row) bool { return row.Undecided }) }
+
+func countRows(r Result, is func(Row) bool) int {
 	n := 0
 	for _, row := range r.Rows {
-		if row.Undecided {
+		if is(row) {
 			n++
 		}
 	}
