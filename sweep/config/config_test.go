@@ -341,6 +341,29 @@ func TestAutoRoundsConfig(t *testing.T) {
 	}
 }
 
+// TestFractionKeys: a share key takes a TOML number, a percentage string
+// or a fraction string (units.ParseFraction); a bad one is a one-line
+// error naming the key, the value and what is allowed.
+func TestFractionKeys(t *testing.T) {
+	for _, text := range []string{"resolve = 0.03", `resolve = "3%"`, `resolve = "0.03"`, `resolve = " 3 % "`} {
+		if c := parse(t, "[analysis]\n"+text+"\n"); c.Analysis.Resolve != 0.03 {
+			t.Errorf("%s: Resolve = %v, want 0.03", text, c.Analysis.Resolve)
+		}
+	}
+	for _, tt := range []struct{ text, want string }{
+		{`resolve = "lots"`, `test.toml: analysis.resolve = "lots": "lots" is not a number: want a fraction such as 0.05 or a percentage such as "5%"`},
+		{`resolve = "3"`, `test.toml: analysis.resolve = "3": 3 without a % sign is a fraction, 300%: write 3% for 3 percent (or 0.03 as a fraction)`},
+		{`resolve = "0%"`, `test.toml: analysis.resolve = "0%": want a fraction such as 0.02 or a percentage such as "2%", above 0 and below 1`},
+		{`resolve = "100%"`, `test.toml: analysis.resolve = "100%": want a fraction such as 0.02 or a percentage such as "2%", above 0 and below 1`},
+		{`resolve = true`, `test.toml: analysis.resolve = true: a boolean is not allowed; want a fraction such as 0.02 or a percentage such as "2%", above 0 and below 1`},
+	} {
+		_, err := Parse(filepath.Join(t.TempDir(), "test.toml"), []byte("[analysis]\n"+tt.text+"\n"))
+		if err == nil || !strings.HasSuffix(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want one ending %q", tt.text, err, tt.want)
+		}
+	}
+}
+
 // TestTemplatedProgram: argv[0] may be a template of axes (two builds in
 // one run); every rendered program must exist, relative to the config.
 func TestTemplatedProgram(t *testing.T) {
