@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
 // TestMemoryReport renders a real run of configs/memory.toml
@@ -24,6 +25,7 @@ func TestMemoryReport(t *testing.T) {
 	golden := filepath.Join("testdata", "golden", "memory")
 	checkPNG(t, filepath.Join(dir, ChartMemory), filepath.Join(golden, ChartMemory))
 	checkGoldenText(t, filepath.Join(dir, SummaryMD), filepath.Join(golden, SummaryMD))
+	checkGoldenText(t, filepath.Join(dir, rundir.CellsCSV), filepath.Join(golden, rundir.CellsCSV))
 	md, err := os.ReadFile(filepath.Join(dir, SummaryMD))
 	if err != nil {
 		t.Fatal(err)
@@ -52,6 +54,7 @@ func TestMemoryBudgetReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPNG(t, filepath.Join(dir, ChartMemory), filepath.Join("testdata", "golden", "memory-budget", ChartMemory))
+	checkGoldenText(t, filepath.Join(dir, rundir.CellsCSV), filepath.Join("testdata", "golden", "memory-budget", rundir.CellsCSV))
 	md, err := os.ReadFile(filepath.Join(dir, SummaryMD))
 	if err != nil {
 		t.Fatal(err)

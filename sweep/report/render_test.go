@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 	"gonum.org/v1/plot/cmpimg"
 )
 
@@ -83,6 +84,7 @@ func TestRender(t *testing.T) {
 				checkPNG(t, filepath.Join(dir, name), filepath.Join(golden, name))
 			}
 			checkGoldenText(t, filepath.Join(dir, SummaryMD), filepath.Join(golden, SummaryMD))
+			checkGoldenText(t, filepath.Join(dir, rundir.CellsCSV), filepath.Join(golden, rundir.CellsCSV))
 			checkCSV(t, filepath.Join(dir, ResultsCSV), tt.windows)
 			checkBench(t, filepath.Join(dir, ResultsBench), tt.windows)
 			checkCells(t, dir)
