@@ -92,12 +92,7 @@ func cellColumns(s sweep.Summary, axes []string) []cellColumn {
 	}...)
 	for _, m := range sweep.Metrics {
 		delta := func(field string, f func(sweep.Delta) string) cellColumn {
-			return cellColumn{string(m) + "." + field, func(c sweep.Cell) string {
-				if d, ok := c.VsBaseline[m]; ok {
-					return f(d)
-				}
-				return ""
-			}}
+			return vsBaseline(string(m)+"."+field, func(c sweep.Cell) map[sweep.Metric]sweep.Delta { return c.VsBaseline }, m, f)
 		}
 		cols = append(cols,
 			delta("change", func(d sweep.Delta) string { return g(d.Estimate) }),
@@ -124,6 +119,17 @@ func cellAxes(cells []sweep.Cell) []string {
 		ws[i].Point = c.Point
 	}
 	return windowAxes(ws)
+}
+
+// vsBaseline is column name: f of metric m's change against the
+// baseline in the cell's map changes, empty where the cell has none.
+func vsBaseline[M comparable, C any](name string, changes func(sweep.Cell) map[M]C, m M, f func(C) string) cellColumn {
+	return cellColumn{name, func(c sweep.Cell) string {
+		if ch, ok := changes(c)[m]; ok {
+			return f(ch)
+		}
+		return ""
+	}}
 }
 
 // splitChange is a column of the cell's SplitVsBaseline, empty without one.

@@ -24,12 +24,7 @@ func memoryCellColumns() []cellColumn {
 	}
 	for _, m := range sweep.MemoryMetrics {
 		change := func(field string, f func(sweep.MemoryChange) string) cellColumn {
-			return cellColumn{string(m) + "." + field, func(c sweep.Cell) string {
-				if ch, ok := c.MemoryVsBaseline[m]; ok {
-					return f(ch)
-				}
-				return ""
-			}}
+			return vsBaseline(string(m)+"."+field, func(c sweep.Cell) map[sweep.MemoryMetric]sweep.MemoryChange { return c.MemoryVsBaseline }, m, f)
 		}
 		cols = append(cols,
 			change("change_mib", func(ch sweep.MemoryChange) string { return g(ch.MedianMiB) }),
