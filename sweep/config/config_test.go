@@ -79,8 +79,8 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("empty grid: Axes %v Points %v Baseline %v, want no axes, one empty point and an empty baseline",
 			c.Axes, c.Points, c.Baseline)
 	}
-	if c.Slots() != 2 {
-		t.Errorf("Slots = %d, want 2 (the point and its A/A twin)", c.Slots())
+	if !c.Load.AA {
+		t.Errorf("Load.AA = false, want the A/A twin by default")
 	}
 	if len(c.Fixed) != 0 {
 		t.Errorf("Fixed = %v, want empty", c.Fixed)
@@ -159,8 +159,8 @@ cliff_error_rate = 0
 		t.Errorf("Analysis = %+v, want %+v", c.Analysis, want)
 	}
 	// restarts = "round": 7 slots × 3 levels × 2 × (0.5s + 1s) = 63s
-	if got, want := c.Estimate(), 63*time.Second; got != want {
-		t.Errorf("Estimate = %v, want %v", got, want)
+	if got, want := statedTime(c), 63*time.Second; got != want {
+		t.Errorf("statedTime = %v, want %v", got, want)
 	}
 }
 
@@ -182,8 +182,8 @@ func TestSinglePointAxisNeedsAA(t *testing.T) {
 		t.Errorf("aa = false with one point: err = %v, want the single-point error", err)
 	}
 	c = parse(t, "[grid]\ntotal_memories = [16, 1000]\n[load]\naa = false\n")
-	if c.Load.AA || c.Slots() != 2 {
-		t.Errorf("aa = false with two points: AA %v Slots %d", c.Load.AA, c.Slots())
+	if c.Load.AA || len(c.Points) != 2 {
+		t.Errorf("aa = false with two points: AA %v points %d", c.Load.AA, len(c.Points))
 	}
 }
 

@@ -24,9 +24,9 @@ func TestMemoryReport(t *testing.T) {
 	}
 	golden := filepath.Join("testdata", "golden", "memory")
 	checkPNG(t, filepath.Join(dir, ChartMemory), filepath.Join(golden, ChartMemory))
-	checkGoldenText(t, filepath.Join(dir, SummaryMD), filepath.Join(golden, SummaryMD))
+	checkGoldenText(t, filepath.Join(dir, rundir.SummaryMD), filepath.Join(golden, rundir.SummaryMD))
 	checkGoldenText(t, filepath.Join(dir, rundir.CellsCSV), filepath.Join(golden, rundir.CellsCSV))
-	md, err := os.ReadFile(filepath.Join(dir, SummaryMD))
+	md, err := os.ReadFile(filepath.Join(dir, rundir.SummaryMD))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestMemoryBudgetReport(t *testing.T) {
 	}
 	checkPNG(t, filepath.Join(dir, ChartMemory), filepath.Join("testdata", "golden", "memory-budget", ChartMemory))
 	checkGoldenText(t, filepath.Join(dir, rundir.CellsCSV), filepath.Join("testdata", "golden", "memory-budget", rundir.CellsCSV))
-	md, err := os.ReadFile(filepath.Join(dir, SummaryMD))
+	md, err := os.ReadFile(filepath.Join(dir, rundir.SummaryMD))
 	if err != nil {
 		t.Fatal(err)
 	}
