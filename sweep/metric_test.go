@@ -130,10 +130,7 @@ func TestEnumValues(t *testing.T) {
 		valid  func(string) bool
 		want   string
 	}{
-		{"Restarts", strs(RestartsValues), func(s string) bool { return Restarts(s).Valid() }, "never round"},
-		{"Sched", strs(Scheds), func(s string) bool { return Sched(s).Valid() }, "other batch"},
 		{"Objective", strs(Objectives), func(s string) bool { return Objective(s).Valid() }, "cpu_per_req success_rps"},
-		{"TargetKind", strs(TargetKinds), func(s string) bool { return TargetKind(s).Valid() }, "builtin command"},
 	}
 	for _, tt := range tests {
 		if got := strings.Join(tt.values, " "); got != tt.want {

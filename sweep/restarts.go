@@ -1,7 +1,5 @@
 package sweep
 
-import "slices"
-
 // Restarts is when a slot's server process is restarted (run.restarts,
 // Plan.Restarts). Its JSON encoding is the name.
 type Restarts string
@@ -17,6 +15,3 @@ const (
 
 // RestartsValues are the valid policies, in the order errors list them.
 var RestartsValues = []Restarts{RestartsNever, RestartsRound}
-
-// Valid reports whether r is one of RestartsValues.
-func (r Restarts) Valid() bool { return slices.Contains(RestartsValues, r) }

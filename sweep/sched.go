@@ -1,7 +1,5 @@
 package sweep
 
-import "slices"
-
 // Sched is the scheduling policy server processes start with
 // (run.server_sched; Environment.ServerSched, empty there for SchedOther).
 // Its JSON encoding is the name.
@@ -17,6 +15,3 @@ const (
 
 // Scheds are the valid policies, in the order errors list them.
 var Scheds = []Sched{SchedOther, SchedBatch}
-
-// Valid reports whether s is one of Scheds.
-func (s Sched) Valid() bool { return slices.Contains(Scheds, s) }

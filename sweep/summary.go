@@ -218,10 +218,6 @@ type Cell struct {
 	Warnings []Warning  `json:"warnings,omitempty"`
 }
 
-// IsParallel reports whether the cell's level was served in parallel
-// (Parallel recorded and true).
-func (c Cell) IsParallel() bool { return c.Parallel != nil && *c.Parallel }
-
 // SplitChange is the median over a cell's pairs of candidate − baseline
 // in µs per request, for the user and the kernel part of CPU per request.
 type SplitChange struct {
@@ -323,7 +319,7 @@ type Recommendation struct {
 
 // Warning is a caveat carried as data.
 type Warning struct {
-	Code    WarningCode `json:"code"` // what kind of caveat: one of WarningCodes
+	Code    WarningCode `json:"code"` // what kind of caveat: a WarningCode (docs/warnings.md)
 	Config  string      `json:"config,omitempty"`
 	Conc    int         `json:"concurrency,omitempty"`
 	Message string      `json:"message"`

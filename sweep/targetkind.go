@@ -1,7 +1,5 @@
 package sweep
 
-import "slices"
-
 // TargetKind is what server runs in each slot (target.kind;
 // Environment.Target). Its JSON encoding is the name.
 type TargetKind string
@@ -17,6 +15,3 @@ const (
 
 // TargetKinds are the valid kinds, in the order errors list them.
 var TargetKinds = []TargetKind{TargetBuiltin, TargetCommand}
-
-// Valid reports whether k is one of TargetKinds.
-func (k TargetKind) Valid() bool { return slices.Contains(TargetKinds, k) }

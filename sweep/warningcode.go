@@ -4,10 +4,10 @@ package sweep
 
 // WarningCode names the kind of caveat a Warning carries. Callers
 // compare codes, never messages; each code's one-line meaning is
-// WarningCodes' (docs/warnings.md is generated from it).
+// warningCodes' (docs/warnings.md is generated from it).
 type WarningCode string
 
-// The warning codes. Each one's doc is its entry in WarningCodes.
+// The warning codes. Each one's doc is its entry in warningCodes.
 const (
 	WarnFewRounds      WarningCode = "few_rounds"
 	WarnAAEffect       WarningCode = "aa_effect"
@@ -30,9 +30,9 @@ const (
 	WarnEliminated     WarningCode = "eliminated"
 )
 
-// WarningCodes is every warning code with its one-line meaning, in the
+// warningCodes is every warning code with its one-line meaning, in the
 // glossary's order.
-var WarningCodes = []struct {
+var warningCodes = []struct {
 	Code WarningCode
 	Doc  string
 }{

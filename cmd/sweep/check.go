@@ -5,41 +5,31 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/gate"
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // fraction is a flag value given as a fraction (0.05) or a percentage
-// ("5%"). A bare number of 1 or more is refused: "-cpu 5" is meant as 5%
-// far more often than as 500%.
+// ("5%"), parsed by units.ParseFraction.
 type fraction struct{ v *float64 }
 
 func (f fraction) String() string {
 	if f.v == nil {
 		return ""
 	}
-	return strconv.FormatFloat(100**f.v, 'g', -1, 64) + "%"
+	return units.FormatPercent(*f.v)
 }
 
 func (f fraction) Set(s string) error {
-	t := strings.TrimSpace(s)
-	scale := 1.0
-	if strings.HasSuffix(t, "%") {
-		t, scale = strings.TrimSpace(strings.TrimSuffix(t, "%")), 0.01
-	}
-	x, err := strconv.ParseFloat(t, 64)
+	x, err := units.ParseFraction(s)
 	if err != nil {
-		return fmt.Errorf("%q is not a number: want a fraction such as 0.05 or a percentage such as 5%%", s)
+		return err
 	}
-	if scale == 1 && x >= 1 {
-		return fmt.Errorf("%s without a %% sign is a fraction, %s%%: write %s%% for %s percent (or %s as a fraction)", s, strconv.FormatFloat(100*x, 'g', -1, 64), t, t, strconv.FormatFloat(x/100, 'g', -1, 64))
-	}
-	x *= scale
 	if x < 0 || x >= gate.MaxThreshold {
 		return fmt.Errorf("%s is out of range: want 0 up to %d00%%", s, gate.MaxThreshold)
 	}

@@ -5,41 +5,26 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 )
-
-// commands are the subcommands, each with its usage lines, in the order
-// `sweep help` lists them.
-var commands = []struct {
-	name, usage string
-}{
-	{"", "sweep -config FILE [-out DIR] [-resume DIR] [-shard i/n] [-profile] [-dry-run] [-q] [-v]\n                                                                   run a sweep (or shard i of n of its blocks)"},
-	{"init", "sweep init [-target builtin|command] [FILE]                      write a commented starting config (default sweep.toml; - for stdout)"},
-	{"serve", "sweep serve [flags]                                              the built-in Wasmtime host alone"},
-	{"merge", "sweep merge -out DIR SHARD_DIR...                                combine the shards of one sweep (-shard) into one run directory"},
-	{"report", "sweep report DIR                                                 re-render a run's reports from its data"},
-	{"check", "sweep check [flags] RUN_DIR                                      the release gate: new vs old build in one run (paired)\n  sweep check [flags] -baseline OLD [-baseline OLD2 ...] NEW       the same across runs (unpaired; weaker)"},
-	{"version", "sweep version                                                    sweep's, Go's and Wasmtime's versions"},
-	{"help", "sweep help [COMMAND]                                             this text, or a command's flags"},
-}
 
 // usage writes every command's usage lines and the exit codes.
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage:")
-	for _, c := range commands {
-		fmt.Fprintln(w, "  "+c.usage)
-	}
+	writeCommands(w, "  ")
 	fmt.Fprintln(w, "\nexit codes: 0 ok, 1 failure or regression, 2 bad usage or bad config")
 	fmt.Fprintln(w, "`sweep help COMMAND` or `sweep COMMAND -h` lists a command's flags; see README.md and docs/CONFIG.md")
 }
 
 // usageOf is a command's usage lines ("" is the sweep run itself).
 func usageOf(name string) string {
-	for _, c := range commands {
-		if c.name == name {
-			return "usage: " + c.usage
-		}
+	c, ok := lookup(name, true)
+	if !ok {
+		return ""
 	}
-	return ""
+	var b strings.Builder
+	writeForms(&b, "  ", c.forms)
+	return "usage: " + strings.TrimSuffix(strings.TrimPrefix(b.String(), "  "), "\n")
 }
 
 // parseFlags parses args into fs, the flag set of command name. -h or
@@ -94,14 +79,11 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 	case args[0] == "help":
 		fmt.Fprintln(stdout, usageOf("help"))
 		return 0
-	case args[0] == "run" || args[0] == "sweep":
-		return runSweep([]string{"-h"}, stdout, stderr)
 	}
-	for _, c := range commands {
-		if c.name == args[0] && c.name != "" {
-			return dispatch([]string{c.name, "-h"}, stdout, stderr)
-		}
+	if c, ok := lookup(args[0], true); ok {
+		return c.run([]string{"-h"}, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "sweep help: unknown command %q (commands: init, serve, merge, report, check, version, help)\n", args[0])
+	all := names(func(command) bool { return true })
+	fmt.Fprintf(stderr, "sweep help: unknown command %q (commands: %s)\n", args[0], strings.Join(all, ", "))
 	return 2
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 )
 
 // measuring is false in a build that cannot run sweeps: not Linux, or
@@ -14,8 +15,9 @@ const measuring = false
 
 // notHere is what a measuring command says in such a build.
 func notHere(what string, stderr io.Writer) int {
-	fmt.Fprintf(stderr, "sweep: %s needs Linux and a cgo build (the Wasmtime host, /proc probes and CPU pinning); this build for %s/%s has merge, report, check, init, version and help\n",
-		what, runtime.GOOS, runtime.GOARCH)
+	have := names(func(c command) bool { return !c.measures })
+	fmt.Fprintf(stderr, "sweep: %s needs Linux and a cgo build (the Wasmtime host, /proc probes and CPU pinning); this build for %s/%s has %s and %s\n",
+		what, runtime.GOOS, runtime.GOARCH, strings.Join(have[:len(have)-1], ", "), have[len(have)-1])
 	return 1
 }
 

@@ -43,7 +43,7 @@ func TestSpinners(t *testing.T) {
 	}
 	var pids []int
 	for _, cpu := range cpus {
-		pid := s.PID(cpu)
+		pid := s.pid(cpu)
 		pids = append(pids, pid)
 		a, err := unix.SchedGetAttr(pid, 0)
 		if err != nil {
@@ -56,7 +56,7 @@ func TestSpinners(t *testing.T) {
 			t.Errorf("spinner of CPU %d: affinity %s (%v), want %d", cpu, got, err, cpu)
 		}
 	}
-	if s.PID(1<<20) != 0 {
+	if s.pid(1<<20) != 0 {
 		t.Error("PID of a CPU without a spinner is not 0")
 	}
 	before, err := s.CPU(cpus)

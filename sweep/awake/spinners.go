@@ -80,8 +80,8 @@ func (s *Spinners) lowered(cpu int) error {
 // CPUs returns the CPUs kept awake, ascending.
 func (s *Spinners) CPUs() cpuset.Set { return slices.Clone(s.cpus) }
 
-// PID returns the process id of cpu's spinner, or 0.
-func (s *Spinners) PID(cpu int) int {
+// pid returns the process id of cpu's spinner, or 0.
+func (s *Spinners) pid(cpu int) int {
 	if cmd, ok := s.procs[cpu]; ok {
 		return cmd.Process.Pid
 	}

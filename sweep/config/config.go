@@ -350,26 +350,3 @@ type Analysis struct {
 	// address space (VmSize). 0 (default) is no budget.
 	MaxReserved units.Size
 }
-
-// Slots returns the number of server slots: one per point, plus the A/A
-// twin when Load.AA.
-func (c *Config) Slots() int {
-	n := len(c.Points)
-	if c.Load.AA {
-		n++
-	}
-	return n
-}
-
-// Estimate is the run's measuring time without server start-up:
-// slots × levels × rounds × (warmup + duration) with restarts = "round"
-// (every window's fresh server is warmed up), else
-// slots × levels × (warmup + rounds × duration).
-func (c *Config) Estimate() time.Duration {
-	perLevel := c.Load.Warmup + time.Duration(c.Load.Rounds)*c.Load.Duration
-	if c.Run.Restarts == sweep.RestartsRound {
-		// Every window's server is fresh and warmed up first; no level warmup.
-		perLevel = time.Duration(c.Load.Rounds) * (c.Load.Warmup + c.Load.Duration)
-	}
-	return time.Duration(c.Slots()*len(c.Load.Concurrency)) * perLevel
-}

@@ -79,8 +79,8 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("empty grid: Axes %v Points %v Baseline %v, want no axes, one empty point and an empty baseline",
 			c.Axes, c.Points, c.Baseline)
 	}
-	if c.Slots() != 2 {
-		t.Errorf("Slots = %d, want 2 (the point and its A/A twin)", c.Slots())
+	if !c.Load.AA {
+		t.Errorf("Load.AA = false, want the A/A twin by default")
 	}
 	if len(c.Fixed) != 0 {
 		t.Errorf("Fixed = %v, want empty", c.Fixed)
@@ -159,8 +159,8 @@ cliff_error_rate = 0
 		t.Errorf("Analysis = %+v, want %+v", c.Analysis, want)
 	}
 	// restarts = "round": 7 slots × 3 levels × 2 × (0.5s + 1s) = 63s
-	if got, want := c.Estimate(), 63*time.Second; got != want {
-		t.Errorf("Estimate = %v, want %v", got, want)
+	if got, want := statedTime(c), 63*time.Second; got != want {
+		t.Errorf("statedTime = %v, want %v", got, want)
 	}
 }
 
@@ -182,8 +182,8 @@ func TestSinglePointAxisNeedsAA(t *testing.T) {
 		t.Errorf("aa = false with one point: err = %v, want the single-point error", err)
 	}
 	c = parse(t, "[grid]\ntotal_memories = [16, 1000]\n[load]\naa = false\n")
-	if c.Load.AA || c.Slots() != 2 {
-		t.Errorf("aa = false with two points: AA %v Slots %d", c.Load.AA, c.Slots())
+	if c.Load.AA || len(c.Points) != 2 {
+		t.Errorf("aa = false with two points: AA %v points %d", c.Load.AA, len(c.Points))
 	}
 }
 
@@ -338,6 +338,29 @@ func TestAutoRoundsConfig(t *testing.T) {
 	}
 	if c := parse(t, "[analysis]\nresolve = 0.03\n"); c.Load.Auto || c.Analysis.Resolve != 0.03 {
 		t.Errorf("numeric resolve: %v, auto %v", c.Analysis.Resolve, c.Load.Auto)
+	}
+}
+
+// TestFractionKeys: a share key takes a TOML number, a percentage string
+// or a fraction string (units.ParseFraction); a bad one is a one-line
+// error naming the key, the value and what is allowed.
+func TestFractionKeys(t *testing.T) {
+	for _, text := range []string{"resolve = 0.03", `resolve = "3%"`, `resolve = "0.03"`, `resolve = " 3 % "`} {
+		if c := parse(t, "[analysis]\n"+text+"\n"); c.Analysis.Resolve != 0.03 {
+			t.Errorf("%s: Resolve = %v, want 0.03", text, c.Analysis.Resolve)
+		}
+	}
+	for _, tt := range []struct{ text, want string }{
+		{`resolve = "lots"`, `test.toml: analysis.resolve = "lots": "lots" is not a number: want a fraction such as 0.05 or a percentage such as "5%"`},
+		{`resolve = "3"`, `test.toml: analysis.resolve = "3": 3 without a % sign is a fraction, 300%: write 3% for 3 percent (or 0.03 as a fraction)`},
+		{`resolve = "0%"`, `test.toml: analysis.resolve = "0%": want a fraction such as 0.02 or a percentage such as "2%", above 0 and below 1`},
+		{`resolve = "100%"`, `test.toml: analysis.resolve = "100%": want a fraction such as 0.02 or a percentage such as "2%", above 0 and below 1`},
+		{`resolve = true`, `test.toml: analysis.resolve = true: a boolean is not allowed; want a fraction such as 0.02 or a percentage such as "2%", above 0 and below 1`},
+	} {
+		_, err := Parse(filepath.Join(t.TempDir(), "test.toml"), []byte("[analysis]\n"+tt.text+"\n"))
+		if err == nil || !strings.HasSuffix(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want one ending %q", tt.text, err, tt.want)
+		}
 	}
 }
 

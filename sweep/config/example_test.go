@@ -28,7 +28,7 @@ rounds = 3
 	}
 	fmt.Println("baseline:", c.Baseline.Label())
 	fmt.Println("fixed:", c.Fixed)
-	fmt.Println("levels:", c.Load.Concurrency, "slots:", c.Slots(), "estimate:", c.Estimate())
+	fmt.Println("levels:", c.Load.Concurrency, "A/A twin:", c.Load.AA)
 
 	_, err = config.Parse("keep.toml", []byte("[load]\nconcurency = [1]\n"))
 	fmt.Println(err)
@@ -39,6 +39,6 @@ rounds = 3
 	// 3 linear_memory_keep_resident=64KiB memory_init_cow=false
 	// baseline: linear_memory_keep_resident=0 memory_init_cow=true
 	// fixed: map[touch:64KiB]
-	// levels: [1 16] slots: 5 estimate: 2m30s
+	// levels: [1 16] A/A twin: true
 	// keep.toml: unknown key "load.concurency" (did you mean "load.concurrency"?)
 }

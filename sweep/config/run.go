@@ -3,11 +3,10 @@ package config
 import (
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // thisMachine reads the machine's CPUs; a variable so that the tests can
@@ -63,8 +62,9 @@ func (p *parser) analysis(t *table) {
 	a.TargetConcurrency = int(n)
 }
 
-// fraction reads a fraction written as a number (0.02) or a percentage
-// string ("2%"), 0 < f < 1.
+// fraction reads a share, 0 < f < 1, written as a TOML number (0.02) or
+// as a string that units.ParseFraction reads: a percentage ("2%") or a
+// fraction ("0.02").
 func (p *parser) fraction(t *table, k string, def float64) float64 {
 	v, ok := t.get(k)
 	if !ok {
@@ -78,12 +78,12 @@ func (p *parser) fraction(t *table, k string, def float64) float64 {
 	case int64:
 		f = float64(x)
 	case string:
-		n, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(x), "%")), 64)
-		if err != nil || !strings.HasSuffix(strings.TrimSpace(x), "%") {
-			p.failf("%s = %q: want %s", t.key(k), x, want)
+		n, err := units.ParseFraction(x)
+		if err != nil {
+			p.fail(err, "%s = %q: %v", t.key(k), x, err)
 			return def
 		}
-		f = n / 100
+		f = n
 	default:
 		t.wrongType(k, v, want)
 		return def

@@ -16,7 +16,6 @@ import (
 	"github.com/sweep-dev/sweep/sweep/awake"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
-	"github.com/sweep-dev/sweep/sweep/report"
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
 )
@@ -84,7 +83,7 @@ func run(t *testing.T, toml string) (string, sweep.Summary, []sweep.Window) {
 	if !oc.Complete || oc.Measured != oc.Planned {
 		t.Fatalf("outcome %+v: want a complete run", oc)
 	}
-	s, err := report.ReadSummary(filepath.Join(out, SummaryFile))
+	s, err := rundir.ReadSummaryFile(filepath.Join(out, rundir.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}

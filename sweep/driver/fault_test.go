@@ -758,7 +758,7 @@ func TestCtrlC(t *testing.T) {
 	if len(first) < 2 || len(first) >= 8 {
 		t.Fatalf("%d windows kept after the interrupt, want 2..7", len(first))
 	}
-	for _, f := range []string{SummaryFile, "summary.md", "throughput.png", "cpu_per_request.png"} {
+	for _, f := range []string{rundir.SummaryFile, "summary.md", "throughput.png", "cpu_per_request.png"} {
 		if _, err := os.Stat(filepath.Join(p.dir, f)); err != nil {
 			t.Errorf("no %s for the finished windows: %v", f, err)
 		}

@@ -59,8 +59,8 @@ reference = true
 			t.Errorf("%d windows of %s, want 4 (2 levels × 2 rounds)", counts[c], c)
 		}
 	}
-	if c := cell(t, s, two, 4); !c.SharesCPUs || !c.IsParallel() {
-		t.Errorf("%s c=4: shares_cpus %v parallel %v, want both", two, c.SharesCPUs, c.IsParallel())
+	if c := cell(t, s, two, 4); !c.SharesCPUs || !(c.Parallel != nil && *c.Parallel) {
+		t.Errorf("%s c=4: shares_cpus %v parallel %v, want both", two, c.SharesCPUs, (c.Parallel != nil && *c.Parallel))
 	}
 	if c := cell(t, s, one, 4); c.SharesCPUs || c.Parallel == nil || *c.Parallel {
 		t.Errorf("%s c=4: shares_cpus %v parallel %v, want neither (queued on one CPU)", one, c.SharesCPUs, c.Parallel)

@@ -59,7 +59,7 @@ restarts = "never" # written for one process per slot
 	if len(first) < 3 || len(first) >= oc.Planned || oc.Complete {
 		t.Fatalf("after interrupt: %d windows of %d planned, complete=%v", len(first), oc.Planned, oc.Complete)
 	}
-	s, err := os.ReadFile(filepath.Join(out, SummaryFile))
+	s, err := os.ReadFile(filepath.Join(out, rundir.SummaryFile))
 	if err != nil || len(s) == 0 {
 		t.Fatalf("no summary after interrupt: %v", err)
 	}

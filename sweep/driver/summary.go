@@ -15,10 +15,6 @@ import (
 	"github.com/sweep-dev/sweep/sweep/summarize"
 )
 
-// SummaryFile is the name of the summary WriteSummary writes in a run
-// directory (rundir.SummaryFile).
-const SummaryFile = rundir.SummaryFile
-
 // WriteSummary analyses the windows on disk in dir and writes
 // summary.json (rundir.WriteSummary). It returns the summary it wrote.
 func WriteSummary(dir string, c *config.Config, env sweep.Environment, steps []schedule.Step, sh shard.Spec) (sweep.Summary, error) {

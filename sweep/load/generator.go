@@ -143,5 +143,5 @@ func (g *Generator) Close() {
 	g.transport.closeIdle()
 }
 
-// Options returns the validated options (defaults filled in).
-func (g *Generator) Options() Options { return g.o }
+// options returns the validated options (defaults filled in).
+func (g *Generator) options() Options { return g.o }

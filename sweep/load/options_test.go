@@ -57,7 +57,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	if o := g.Options(); o.Method != "GET" || o.Timeout != DefaultTimeout {
+	if o := g.options(); o.Method != "GET" || o.Timeout != DefaultTimeout {
 		t.Errorf("defaults: method %q timeout %v", o.Method, o.Timeout)
 	}
 	if tr := g.transport; cap(tr.tokens) != 3 || cap(tr.idle) != 3 || tr.addr != "127.0.0.1:80" || tr.timeout != DefaultTimeout {

@@ -58,9 +58,6 @@ func (b *Bettor) Wealth() float64 { return math.Exp(b.logW) }
 // LogWealth returns ln W.
 func (b *Bettor) LogWealth() float64 { return b.logW }
 
-// N returns the number of observations.
-func (b *Bettor) N() int { return b.n }
-
 // clip1 clips y to [−1, 1] (NaN to 0: no bet can gain or lose on it).
 func clip1(y float64) float64 {
 	if math.IsNaN(y) {

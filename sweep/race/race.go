@@ -103,9 +103,6 @@ func grid(k int) [][]Bettor {
 // Round returns the number of race rounds observed.
 func (r *Race) Round() int { return r.round }
 
-// Params returns the race's parameters.
-func (r *Race) Params() Params { return r.p }
-
 // alive reports whether config i is still racing.
 func (r *Race) alive(i int) bool { return r.entries[i].Reason == "" }
 

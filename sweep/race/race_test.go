@@ -74,7 +74,7 @@ func TestBettor(t *testing.T) {
 			b.Observe(y)
 		}
 		if grew := b.Wealth() >= 1/0.02; grew != tc.grow {
-			t.Errorf("%s: wealth %g after %d, want past 50: %v", tc.name, b.Wealth(), b.N(), tc.grow)
+			t.Errorf("%s: wealth %g after %d, want past 50: %v", tc.name, b.Wealth(), b.n, tc.grow)
 		}
 	}
 	var b Bettor

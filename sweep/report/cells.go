@@ -12,71 +12,23 @@ import (
 
 // CellsCSV writes cells.csv: a header and one row per cell of
 // summary.json (the grid's cells, then the reference's), for a
-// spreadsheet or a plot of one's own. Columns: the config, one
-// "point.<axis>" column per axis, the level and role, the medians, and
-// for each metric its paired change against the baseline (estimate,
-// interval, verdict, resolution; empty for the baseline and where there
-// is none), then the warnings' codes joined by ";". Fractions are
-// fractions (0.05 = 5%); absent figures are empty.
+// spreadsheet or a plot of one's own. The columns are cellColumns'.
+// Fractions are fractions (0.05 = 5%); absent figures are empty.
 func CellsCSV(w io.Writer, s sweep.Summary) error {
 	cells := append(append([]sweep.Cell{}, s.Cells...), s.Reference...)
-	var axes []string
-	{
-		ws := make([]sweep.Window, len(cells))
-		for i, c := range cells {
-			ws[i].Point = c.Point
-		}
-		axes = windowAxes(ws)
+	cols := cellColumns(s, cellAxes(cells))
+	row := make([]string, len(cols))
+	for i, col := range cols {
+		row[i] = col.name
 	}
-	header := []string{"config"}
-	for _, a := range axes {
-		header = append(header, "point."+a)
-	}
-	header = append(header, "concurrency", "role", "rounds", "rps", "success_rps", "cpu_us_per_req", "cpu_us_per_req_q1", "cpu_us_per_req_q3",
-		"p50_ms", "p95_ms", "p99_ms", "error_rate", "errors_5xx", "generator_bound_windows", "server_steal", "load_steal",
-		"server_other", "load_other", "server_cpu_count", "parallel", "shares_cpus", "tlb_shootdowns_per_req", "call_ipis_per_req",
-		"user_us_per_req", "kernel_us_per_req", "kernel_share", "user_us_per_req.change", "kernel_us_per_req.change")
-	for _, m := range sweep.Metrics {
-		for _, f := range []string{"change", "ci_low", "ci_high", "verdict", "resolution", "pairs"} {
-			header = append(header, string(m)+"."+f)
-		}
-	}
-	header = append(header, "warnings")
-	header = append(header, memoryHeader()...)
 	cw := csv.NewWriter(w)
-	if err := cw.Write(header); err != nil {
+	if err := cw.Write(row); err != nil {
 		return fmt.Errorf("writing cells.csv: %w", err)
 	}
 	for _, c := range cells {
-		row := []string{c.Config}
-		for _, a := range axes {
-			row = append(row, c.Point[a])
+		for i, col := range cols {
+			row[i] = col.value(c)
 		}
-		row = append(row, strconv.Itoa(c.Concurrency), cellRole(c, s), strconv.Itoa(c.Rounds),
-			g(c.RPS), g(c.SuccessRPS), g(c.CPUUsPerReq), g(c.CPUUsQ1), g(c.CPUUsQ3),
-			g(c.P50Ms), g(c.P95Ms), g(c.P99Ms), g(c.ErrorRate), strconv.FormatInt(c.Errors5xx, 10), strconv.Itoa(c.GeneratorBound),
-			g(c.ServerSteal), g(c.LoadSteal), gp(c.ServerOther), gp(c.LoadOther), countOrEmpty(c.ServerCPUCount), boolp(c.Parallel),
-			strconv.FormatBool(c.SharesCPUs), gp(c.TLBShootdownsPerReq), gp(c.CallIPIsPerReq),
-			gp(c.UserUsPerReq), gp(c.KernelUsPerReq), gp(c.KernelShare))
-		if sc := c.SplitVsBaseline; sc != nil {
-			row = append(row, g(sc.UserUs), g(sc.KernelUs))
-		} else {
-			row = append(row, "", "")
-		}
-		for _, m := range sweep.Metrics {
-			d, ok := c.VsBaseline[m]
-			if !ok {
-				row = append(row, "", "", "", "", "", "")
-				continue
-			}
-			row = append(row, g(d.Estimate), gp(d.CILow), gp(d.CIHigh), d.Verdict, gp(d.Resolution), strconv.Itoa(d.Pairs))
-		}
-		var codes []string
-		for _, w := range c.Warnings {
-			codes = append(codes, string(w.Code))
-		}
-		row = append(row, strings.Join(codes, ";"))
-		row = append(row, memoryFields(c)...)
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("writing cells.csv: %w", err)
 		}
@@ -86,6 +38,108 @@ func CellsCSV(w io.Writer, s sweep.Summary) error {
 		return fmt.Errorf("writing cells.csv: %w", err)
 	}
 	return nil
+}
+
+// cellColumn is one column of cells.csv: its header and its value in a
+// cell's row.
+type cellColumn struct {
+	name  string
+	value func(sweep.Cell) string
+}
+
+// cellColumns are cells.csv's columns, in order, for summary s whose
+// cells have the axes given: the config, one "point.<axis>" column per
+// axis, the level and role, the medians, the user/kernel split, and for
+// each metric its paired change against the baseline (estimate,
+// interval, verdict, resolution, pairs; empty for the baseline and where
+// there is none), then the warnings' codes joined by ";", then the
+// memory columns (memoryCellColumns). New columns go at the end, so that
+// the older ones keep their places.
+func cellColumns(s sweep.Summary, axes []string) []cellColumn {
+	cols := []cellColumn{{"config", func(c sweep.Cell) string { return c.Config }}}
+	for _, a := range axes {
+		cols = append(cols, cellColumn{"point." + a, func(c sweep.Cell) string { return c.Point[a] }})
+	}
+	cols = append(cols, []cellColumn{
+		{"concurrency", func(c sweep.Cell) string { return strconv.Itoa(c.Concurrency) }},
+		{"role", func(c sweep.Cell) string { return cellRole(c, s) }},
+		{"rounds", func(c sweep.Cell) string { return strconv.Itoa(c.Rounds) }},
+		{"rps", func(c sweep.Cell) string { return g(c.RPS) }},
+		{"success_rps", func(c sweep.Cell) string { return g(c.SuccessRPS) }},
+		{"cpu_us_per_req", func(c sweep.Cell) string { return g(c.CPUUsPerReq) }},
+		{"cpu_us_per_req_q1", func(c sweep.Cell) string { return g(c.CPUUsQ1) }},
+		{"cpu_us_per_req_q3", func(c sweep.Cell) string { return g(c.CPUUsQ3) }},
+		{"p50_ms", func(c sweep.Cell) string { return g(c.P50Ms) }},
+		{"p95_ms", func(c sweep.Cell) string { return g(c.P95Ms) }},
+		{"p99_ms", func(c sweep.Cell) string { return g(c.P99Ms) }},
+		{"error_rate", func(c sweep.Cell) string { return g(c.ErrorRate) }},
+		{"errors_5xx", func(c sweep.Cell) string { return strconv.FormatInt(c.Errors5xx, 10) }},
+		{"generator_bound_windows", func(c sweep.Cell) string { return strconv.Itoa(c.GeneratorBound) }},
+		{"server_steal", func(c sweep.Cell) string { return g(c.ServerSteal) }},
+		{"load_steal", func(c sweep.Cell) string { return g(c.LoadSteal) }},
+		{"server_other", func(c sweep.Cell) string { return gp(c.ServerOther) }},
+		{"load_other", func(c sweep.Cell) string { return gp(c.LoadOther) }},
+		{"server_cpu_count", func(c sweep.Cell) string { return countOrEmpty(c.ServerCPUCount) }},
+		{"parallel", func(c sweep.Cell) string { return boolp(c.Parallel) }},
+		{"shares_cpus", func(c sweep.Cell) string { return strconv.FormatBool(c.SharesCPUs) }},
+		{"tlb_shootdowns_per_req", func(c sweep.Cell) string { return gp(c.TLBShootdownsPerReq) }},
+		{"call_ipis_per_req", func(c sweep.Cell) string { return gp(c.CallIPIsPerReq) }},
+		{"user_us_per_req", func(c sweep.Cell) string { return gp(c.UserUsPerReq) }},
+		{"kernel_us_per_req", func(c sweep.Cell) string { return gp(c.KernelUsPerReq) }},
+		{"kernel_share", func(c sweep.Cell) string { return gp(c.KernelShare) }},
+		{"user_us_per_req.change", splitChange(func(sc sweep.SplitChange) float64 { return sc.UserUs })},
+		{"kernel_us_per_req.change", splitChange(func(sc sweep.SplitChange) float64 { return sc.KernelUs })},
+	}...)
+	for _, m := range sweep.Metrics {
+		delta := func(field string, f func(sweep.Delta) string) cellColumn {
+			return vsBaseline(string(m)+"."+field, func(c sweep.Cell) map[sweep.Metric]sweep.Delta { return c.VsBaseline }, m, f)
+		}
+		cols = append(cols,
+			delta("change", func(d sweep.Delta) string { return g(d.Estimate) }),
+			delta("ci_low", func(d sweep.Delta) string { return gp(d.CILow) }),
+			delta("ci_high", func(d sweep.Delta) string { return gp(d.CIHigh) }),
+			delta("verdict", func(d sweep.Delta) string { return d.Verdict }),
+			delta("resolution", func(d sweep.Delta) string { return gp(d.Resolution) }),
+			delta("pairs", func(d sweep.Delta) string { return strconv.Itoa(d.Pairs) }))
+	}
+	cols = append(cols, cellColumn{"warnings", func(c sweep.Cell) string {
+		codes := make([]string, len(c.Warnings))
+		for i, w := range c.Warnings {
+			codes[i] = string(w.Code)
+		}
+		return strings.Join(codes, ";")
+	}})
+	return append(cols, memoryCellColumns()...)
+}
+
+// cellAxes is the sorted union of the cells' point axes.
+func cellAxes(cells []sweep.Cell) []string {
+	ws := make([]sweep.Window, len(cells))
+	for i, c := range cells {
+		ws[i].Point = c.Point
+	}
+	return windowAxes(ws)
+}
+
+// vsBaseline is column name: f of metric m's change against the
+// baseline in the cell's map changes, empty where the cell has none.
+func vsBaseline[M comparable, C any](name string, changes func(sweep.Cell) map[M]C, m M, f func(C) string) cellColumn {
+	return cellColumn{name, func(c sweep.Cell) string {
+		if ch, ok := changes(c)[m]; ok {
+			return f(ch)
+		}
+		return ""
+	}}
+}
+
+// splitChange is a column of the cell's SplitVsBaseline, empty without one.
+func splitChange(f func(sweep.SplitChange) float64) func(sweep.Cell) string {
+	return func(c sweep.Cell) string {
+		if c.SplitVsBaseline == nil {
+			return ""
+		}
+		return g(f(*c.SplitVsBaseline))
+	}
 }
 
 // cellRole is "baseline", "aa", "reference" or "" (a config under test).

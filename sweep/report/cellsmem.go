@@ -7,45 +7,41 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 )
 
-// memoryHeader names cells.csv's memory columns (after "warnings", so
+// memoryCellColumns are cells.csv's memory columns (after "warnings", so
 // that the older columns keep their places): each memory metric's median
 // in bytes, its paired change against the baseline in MiB with the
-// interval and the pairs, the warm-slot estimate and the budgets exceeded.
-func memoryHeader() []string {
-	var h []string
+// interval and the pairs, the warm-slot estimate and the budgets
+// exceeded. A cell without a figure has an empty field.
+func memoryCellColumns() []cellColumn {
+	var cols []cellColumn
 	for _, m := range sweep.MemoryMetrics {
-		h = append(h, string(m))
+		cols = append(cols, cellColumn{string(m), func(c sweep.Cell) string {
+			if v, ok := c.Memory(m); ok {
+				return strconv.FormatInt(v, 10)
+			}
+			return ""
+		}})
 	}
 	for _, m := range sweep.MemoryMetrics {
-		for _, f := range []string{"change_mib", "ci_low_mib", "ci_high_mib", "pairs"} {
-			h = append(h, string(m)+"."+f)
+		change := func(field string, f func(sweep.MemoryChange) string) cellColumn {
+			return vsBaseline(string(m)+"."+field, func(c sweep.Cell) map[sweep.MemoryMetric]sweep.MemoryChange { return c.MemoryVsBaseline }, m, f)
+		}
+		cols = append(cols,
+			change("change_mib", func(ch sweep.MemoryChange) string { return g(ch.MedianMiB) }),
+			change("ci_low_mib", func(ch sweep.MemoryChange) string { return gp(ch.CILowMiB) }),
+			change("ci_high_mib", func(ch sweep.MemoryChange) string { return gp(ch.CIHighMiB) }),
+			change("pairs", func(ch sweep.MemoryChange) string { return strconv.Itoa(ch.Pairs) }))
+	}
+	estimate := func(f func(sweep.MemoryEstimate) int64) func(sweep.Cell) string {
+		return func(c sweep.Cell) string {
+			if c.Estimate == nil {
+				return ""
+			}
+			return strconv.FormatInt(f(*c.Estimate), 10)
 		}
 	}
-	return append(h, "warm_slots", "warm_estimate_bytes", "over_budget")
-}
-
-// memoryFields are cell c's memory columns, empty where it lacks a figure.
-func memoryFields(c sweep.Cell) []string {
-	var row []string
-	for _, m := range sweep.MemoryMetrics {
-		if v, ok := c.Memory(m); ok {
-			row = append(row, strconv.FormatInt(v, 10))
-		} else {
-			row = append(row, "")
-		}
-	}
-	for _, m := range sweep.MemoryMetrics {
-		ch, ok := c.MemoryVsBaseline[m]
-		if !ok {
-			row = append(row, "", "", "", "")
-			continue
-		}
-		row = append(row, g(ch.MedianMiB), gp(ch.CILowMiB), gp(ch.CIHighMiB), strconv.Itoa(ch.Pairs))
-	}
-	if e := c.Estimate; e != nil {
-		row = append(row, strconv.FormatInt(e.WarmSlots, 10), strconv.FormatInt(e.Bytes, 10))
-	} else {
-		row = append(row, "", "")
-	}
-	return append(row, strings.Join(c.OverBudget, ";"))
+	return append(cols,
+		cellColumn{"warm_slots", estimate(func(e sweep.MemoryEstimate) int64 { return e.WarmSlots })},
+		cellColumn{"warm_estimate_bytes", estimate(func(e sweep.MemoryEstimate) int64 { return e.Bytes })},
+		cellColumn{"over_budget", func(c sweep.Cell) string { return strings.Join(c.OverBudget, ";") }})
 }

@@ -18,13 +18,13 @@ import (
 )
 
 // Every chart is drawn on the same fixed canvas: 10 × 6 in at 96 dpi,
-// i.e. ChartWidthPx × ChartHeightPx pixels.
+// i.e. chartWidthPx × chartHeightPx pixels.
 const (
 	chartWidth    = 10 * vg.Inch
 	chartHeight   = 6 * vg.Inch
 	chartDPI      = 96
-	ChartWidthPx  = 960
-	ChartHeightPx = 576
+	chartWidthPx  = 960
+	chartHeightPx = 576
 )
 
 var (

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata fixtures and golden files")
@@ -309,7 +310,7 @@ func TestFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := filepath.Join("testdata", f.dir)
-			for name, want := range map[string][]byte{SummaryJSON: summary, ResultsJSONL: results} {
+			for name, want := range map[string][]byte{rundir.SummaryFile: summary, rundir.ResultsFile: results} {
 				path := filepath.Join(dir, name)
 				if *update {
 					if err := os.MkdirAll(dir, 0o755); err != nil {

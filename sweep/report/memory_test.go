@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
 // TestMemoryReport renders a real run of configs/memory.toml
@@ -23,8 +24,9 @@ func TestMemoryReport(t *testing.T) {
 	}
 	golden := filepath.Join("testdata", "golden", "memory")
 	checkPNG(t, filepath.Join(dir, ChartMemory), filepath.Join(golden, ChartMemory))
-	checkGoldenText(t, filepath.Join(dir, SummaryMD), filepath.Join(golden, SummaryMD))
-	md, err := os.ReadFile(filepath.Join(dir, SummaryMD))
+	checkGoldenText(t, filepath.Join(dir, rundir.SummaryMD), filepath.Join(golden, rundir.SummaryMD))
+	checkGoldenText(t, filepath.Join(dir, rundir.CellsCSV), filepath.Join(golden, rundir.CellsCSV))
+	md, err := os.ReadFile(filepath.Join(dir, rundir.SummaryMD))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +54,8 @@ func TestMemoryBudgetReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPNG(t, filepath.Join(dir, ChartMemory), filepath.Join("testdata", "golden", "memory-budget", ChartMemory))
-	md, err := os.ReadFile(filepath.Join(dir, SummaryMD))
+	checkGoldenText(t, filepath.Join(dir, rundir.CellsCSV), filepath.Join("testdata", "golden", "memory-budget", rundir.CellsCSV))
+	md, err := os.ReadFile(filepath.Join(dir, rundir.SummaryMD))
 	if err != nil {
 		t.Fatal(err)
 	}

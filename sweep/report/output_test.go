@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
 func TestBenchName(t *testing.T) {
@@ -219,7 +220,7 @@ func TestMarkdownContent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
-			s, err := ReadSummary(filepath.Join("testdata", tt.fixture, SummaryJSON))
+			s, err := rundir.ReadSummaryFile(filepath.Join("testdata", tt.fixture, rundir.SummaryFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -275,7 +276,7 @@ func ExampleBenchName() {
 // run was interrupted before the first level finished): charts still
 // render, with every config in the legend and no data drawn.
 func TestChartsUnmeasured(t *testing.T) {
-	s, err := ReadSummary(filepath.Join("testdata", "two-axis", SummaryJSON))
+	s, err := rundir.ReadSummaryFile(filepath.Join("testdata", "two-axis", rundir.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +306,7 @@ func TestChartsUnmeasured(t *testing.T) {
 // TestMarkdownPlanSlices: the plan says when windows were measured
 // interleaved, and says nothing of pieces when they were not.
 func TestMarkdownPlanSlices(t *testing.T) {
-	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	s, err := rundir.ReadSummaryFile(filepath.Join("testdata", "five-by-four", rundir.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +335,7 @@ func TestMarkdownPlanSlices(t *testing.T) {
 // TestMarkdownServerSched: summary.md names a server policy other than
 // the default, and says nothing of the default.
 func TestMarkdownServerSched(t *testing.T) {
-	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	s, err := rundir.ReadSummaryFile(filepath.Join("testdata", "five-by-four", rundir.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +356,7 @@ func TestMarkdownServerSched(t *testing.T) {
 }
 
 func TestMarkdownAwake(t *testing.T) {
-	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	s, err := rundir.ReadSummaryFile(filepath.Join("testdata", "five-by-four", rundir.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +376,7 @@ func TestMarkdownAwake(t *testing.T) {
 }
 
 func TestMarkdownReference(t *testing.T) {
-	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	s, err := rundir.ReadSummaryFile(filepath.Join("testdata", "five-by-four", rundir.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +402,7 @@ func TestMarkdownReference(t *testing.T) {
 // TestMarkdownIPIs: summary.md has TLB and call-IPI columns beside CPU/req
 // when the cells carry them ("—" for a cell without), and none otherwise.
 func TestMarkdownIPIs(t *testing.T) {
-	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	s, err := rundir.ReadSummaryFile(filepath.Join("testdata", "five-by-four", rundir.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -432,7 +433,7 @@ func TestMarkdownIPIs(t *testing.T) {
 // parallel or queued on one CPU, per config when they differ, and nothing
 // when the cells do not record their server's CPUs.
 func TestMarkdownParallel(t *testing.T) {
-	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	s, err := rundir.ReadSummaryFile(filepath.Join("testdata", "five-by-four", rundir.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,7 +479,7 @@ func TestMarkdownParallel(t *testing.T) {
 // CPUs with the load generator (run.share_cpus), and the environment says
 // when each config had CPUs of its own (grid.server_cpus).
 func TestMarkdownSharesCPUs(t *testing.T) {
-	s, err := ReadSummary(filepath.Join("testdata", "five-by-four", SummaryJSON))
+	s, err := rundir.ReadSummaryFile(filepath.Join("testdata", "five-by-four", rundir.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -520,7 +521,7 @@ func TestSmallMultiples(t *testing.T) {
 		fixture string
 		panels  int
 	}{{"twelve-configs", 11}, {"five-by-four", 0}} {
-		s, err := ReadSummary(filepath.Join("testdata", tt.fixture, SummaryJSON))
+		s, err := rundir.ReadSummaryFile(filepath.Join("testdata", tt.fixture, rundir.SummaryFile))
 		if err != nil {
 			t.Fatal(err)
 		}

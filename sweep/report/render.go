@@ -4,17 +4,8 @@ import (
 	"bytes"
 	"path/filepath"
 
+	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
-)
-
-// Input and output file names inside a run directory (rundir's).
-const (
-	SummaryJSON  = rundir.SummaryFile
-	ResultsJSONL = rundir.ResultsFile
-	SummaryMD    = rundir.SummaryMD
-	ResultsCSV   = rundir.ResultsCSV
-	ResultsBench = rundir.ResultsBench
-	CellsCSVFile = rundir.CellsCSV
 )
 
 // Render re-renders every report in dir from dir/summary.json and
@@ -27,7 +18,7 @@ func Render(dir string) error {
 	if err != nil {
 		return err
 	}
-	ws, err := ReadWindows(rundir.Dir(dir).Results())
+	ws, err := results.Read(rundir.Dir(dir).Results())
 	if err != nil {
 		return err
 	}

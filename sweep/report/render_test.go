@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/rundir"
 	"gonum.org/v1/plot/cmpimg"
 )
 
@@ -25,7 +26,7 @@ const goldenDelta = 0.1
 func copyRun(t *testing.T, fixture string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, name := range []string{SummaryJSON, ResultsJSONL} {
+	for _, name := range []string{rundir.SummaryFile, rundir.ResultsFile} {
 		b, err := os.ReadFile(filepath.Join("testdata", fixture, name))
 		if err != nil {
 			t.Fatal(err)
@@ -73,7 +74,7 @@ func TestRender(t *testing.T) {
 			for _, e := range entries {
 				got = append(got, e.Name())
 			}
-			want := append([]string{SummaryJSON, ResultsJSONL, SummaryMD, ResultsCSV, CellsCSVFile, ResultsBench}, tt.charts...)
+			want := append([]string{rundir.SummaryFile, rundir.ResultsFile, rundir.SummaryMD, rundir.ResultsCSV, rundir.CellsCSV, rundir.ResultsBench}, tt.charts...)
 			slices.Sort(want)
 			if !slices.Equal(got, want) {
 				t.Fatalf("files in run dir:\n got %v\nwant %v", got, want)
@@ -82,9 +83,10 @@ func TestRender(t *testing.T) {
 			for _, name := range tt.charts {
 				checkPNG(t, filepath.Join(dir, name), filepath.Join(golden, name))
 			}
-			checkGoldenText(t, filepath.Join(dir, SummaryMD), filepath.Join(golden, SummaryMD))
-			checkCSV(t, filepath.Join(dir, ResultsCSV), tt.windows)
-			checkBench(t, filepath.Join(dir, ResultsBench), tt.windows)
+			checkGoldenText(t, filepath.Join(dir, rundir.SummaryMD), filepath.Join(golden, rundir.SummaryMD))
+			checkGoldenText(t, filepath.Join(dir, rundir.CellsCSV), filepath.Join(golden, rundir.CellsCSV))
+			checkCSV(t, filepath.Join(dir, rundir.ResultsCSV), tt.windows)
+			checkBench(t, filepath.Join(dir, rundir.ResultsBench), tt.windows)
 			checkCells(t, dir)
 		})
 	}
@@ -100,8 +102,8 @@ func checkPNG(t *testing.T, path, golden string) {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	if sz := img.Bounds().Size(); sz.X != ChartWidthPx || sz.Y != ChartHeightPx {
-		t.Errorf("%s: %dx%d pixels, want %dx%d", path, sz.X, sz.Y, ChartWidthPx, ChartHeightPx)
+	if sz := img.Bounds().Size(); sz.X != chartWidthPx || sz.Y != chartHeightPx {
+		t.Errorf("%s: %dx%d pixels, want %dx%d", path, sz.X, sz.Y, chartWidthPx, chartHeightPx)
 	}
 	if *update {
 		writeGolden(t, golden, b)
@@ -226,11 +228,11 @@ func checkBench(t *testing.T, path string, windows int) {
 // has no paired change.
 func checkCells(t *testing.T, dir string) {
 	t.Helper()
-	s, err := ReadSummary(filepath.Join(dir, SummaryJSON))
+	s, err := rundir.ReadSummaryFile(filepath.Join(dir, rundir.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(dir, CellsCSVFile))
+	f, err := os.Open(filepath.Join(dir, rundir.CellsCSV))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,6 +95,25 @@ func TestSummaryRoundTrip(t *testing.T) {
 	}
 }
 
+// TestReadSummaryCorrupt: a summary.json that does not decode is an
+// error naming the file and the line.
+func TestReadSummaryCorrupt(t *testing.T) {
+	tests := []struct{ content, want string }{
+		{"{\n  \"name\": \"x\",\n  \"cells\": [\n    {\"config\": 3}\n  ]\n}\n", "summary.json:4"},
+		{"{\n  \"name\": \"x\",\n  oops\n}\n", "summary.json:3"},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(t.TempDir(), SummaryFile)
+		if err := os.WriteFile(path, []byte(tt.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadSummaryFile(path)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("err = %v, want it to name %s", err, tt.want)
+		}
+	}
+}
+
 // TestSummarySchema: a summary.json without a schema_version or with a
 // newer one than this build knows is a *SchemaError naming the file; an
 // older one is read.

@@ -93,7 +93,7 @@ type Option struct {
 	Name string
 	Kind Kind
 	// Pooling marks a pooling-allocator option, given to Wasmtime through
-	// its C setter (see CSetter).
+	// its C setter (pooling.h of sweep/wasmhost).
 	Pooling bool
 	// Knob marks a workload knob of the builtin plugin, not a Wasmtime option.
 	Knob bool
@@ -110,27 +110,6 @@ type Option struct {
 	// max, when non-zero, is the largest allowed value; maxWhy explains it.
 	max    uint64
 	maxWhy string
-}
-
-// CSetter is the Wasmtime C function that sets a pooling option,
-// wasmtime_pooling_allocation_config_NAME_set, or "" for other options.
-func (o Option) CSetter() string {
-	if !o.Pooling {
-		return ""
-	}
-	return "wasmtime_pooling_allocation_config_" + o.Name + "_set"
-}
-
-// CType is the C type of a pooling option's setter argument: uint32_t for
-// a count, size_t for sizes and integers; "" for other options.
-func (o Option) CType() string {
-	switch {
-	case !o.Pooling:
-		return ""
-	case o.Kind == Count:
-		return "uint32_t"
-	}
-	return "size_t"
 }
 
 // options is the table of every known setting, indexed by ID. It is the

@@ -15,7 +15,7 @@ const referenceFile = "../../docs/settings.md"
 // TestReference fails when docs/settings.md is not what the option table
 // renders; -update rewrites it (go generate does).
 func TestReference(t *testing.T) {
-	want := Reference()
+	want := reference()
 	if *update {
 		if err := os.WriteFile(referenceFile, want, 0o644); err != nil {
 			t.Fatal(err)

@@ -44,14 +44,6 @@ func TestOptionsTable(t *testing.T) {
 		if o.Pooling != (i < len(pooling)) || (o.Pooling && o.Knob) {
 			t.Errorf("%s: Pooling %v, Knob %v", o.Name, o.Pooling, o.Knob)
 		}
-		wantSetter, wantType := "", ""
-		if o.Pooling {
-			wantSetter = "wasmtime_pooling_allocation_config_" + o.Name + "_set"
-			wantType = map[Kind]string{Count: "uint32_t", Int: "size_t", Size: "size_t"}[o.Kind]
-		}
-		if o.CSetter() != wantSetter || o.CType() != wantType {
-			t.Errorf("%s: C setter %q(%q), want %q(%q)", o.Name, o.CSetter(), o.CType(), wantSetter, wantType)
-		}
 	}
 	if got := ID(len(opts)).String(); got != "ID(27)" {
 		t.Errorf("String of an ID past the table = %q", got)

@@ -162,7 +162,7 @@ func TestParallel(t *testing.T) {
 			}
 			a := Analyze(ws, Options{Baseline: base, AA: aa})
 			for _, c := range a.Cells {
-				if c.IsParallel() != tt.parallel[c.Concurrency] || c.ServerCPUCount != tt.n || (c.Parallel == nil) != (tt.n == 0) {
+				if (c.Parallel != nil && *c.Parallel) != tt.parallel[c.Concurrency] || c.ServerCPUCount != tt.n || (c.Parallel == nil) != (tt.n == 0) {
 					t.Errorf("%s c=%d: parallel %v on %d CPUs; want %v on %d (absent when not recorded)", c.Config, c.Concurrency, c.Parallel, c.ServerCPUCount, tt.parallel[c.Concurrency], tt.n)
 				}
 			}

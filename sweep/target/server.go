@@ -256,5 +256,5 @@ func (srv *Server) Done() <-chan struct{} { return srv.done }
 // StderrTail returns the last lines the server wrote to stderr.
 func (srv *Server) StderrTail() string { return srv.stderr.String() }
 
-// StdoutTail returns the last lines the server wrote to stdout.
-func (srv *Server) StdoutTail() string { return srv.stdout.String() }
+// stdoutTail returns the last lines the server wrote to stdout.
+func (srv *Server) stdoutTail() string { return srv.stdout.String() }

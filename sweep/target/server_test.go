@@ -29,8 +29,8 @@ func TestReadyLine(t *testing.T) {
 	if srv.PID != srv.pgid || !alive(srv.PID) {
 		t.Errorf("PID %d, started process %d", srv.PID, srv.pgid)
 	}
-	if !strings.Contains(srv.StdoutTail(), "starting up") {
-		t.Errorf("stdout tail %q lacks the line before the ready line", srv.StdoutTail())
+	if !strings.Contains(srv.stdoutTail(), "starting up") {
+		t.Errorf("stdout tail %q lacks the line before the ready line", srv.stdoutTail())
 	}
 	if exited, _ := srv.Exited(); exited {
 		t.Error("Exited() = true for a running server")

@@ -1,5 +1,6 @@
 // Package units parses and formats the byte sizes used in configs and
-// server flags. Sizes are binary (IEC): "64KiB" is 65536 bytes. SI suffixes
+// server flags, and the shares (fractions or percentages: 0.05, "5%") of
+// config keys and command-line thresholds. Sizes are binary (IEC): "64KiB" is 65536 bytes. SI suffixes
 // such as "KB" or "MB" are refused rather than guessed at, because
 // Wasmtime's own documentation and the Rust API speak in bytes and powers
 // of two, and a silent 1000-vs-1024 mix-up would skew a keep_resident grid.

@@ -237,9 +237,6 @@ func (h *Host) pluginName() string { return h.name }
 // Stats returns a snapshot of the counters.
 func (h *Host) Stats() Stats { return h.stats.snapshot() }
 
-// Settings returns the settings the host was built with.
-func (h *Host) Settings() setting.Settings { return h.settings }
-
 // Close refuses new requests, waits for those in flight (each is bounded
 // by the timeout), logs pending failure summaries and frees the engine.
 func (h *Host) Close() error {

@@ -15,6 +15,22 @@ import (
 
 var update = flag.Bool("update", false, "rewrite pooling.h from the option table of package setting")
 
+// cSetter is the Wasmtime C function that sets pooling option o:
+// wasmtime_pooling_allocation_config_NAME_set.
+func cSetter(o setting.Option) string {
+	return "wasmtime_pooling_allocation_config_" + o.Name + "_set"
+}
+
+// cType is the C type of pooling option o's setter argument: uint32_t
+// for a count, size_t for sizes and integers
+// (TestPoolingSettersMatchWasmtime checks them against wasmtime/config.h).
+func cType(o setting.Option) string {
+	if o.Kind == setting.Count {
+		return "uint32_t"
+	}
+	return "size_t"
+}
+
 // poolingHeader renders pooling.h from the option table.
 func poolingHeader() []byte {
 	var b bytes.Buffer
@@ -43,7 +59,7 @@ void wasmtime_pooling_allocation_strategy_set(wasm_config_t *, const pool_t *);
 	opts := setting.Options()
 	for _, o := range opts {
 		if o.Pooling {
-			fmt.Fprintf(&b, "void %s(pool_t *, %s);\n", o.CSetter(), o.CType())
+			fmt.Fprintf(&b, "void %s(pool_t *, %s);\n", cSetter(o), cType(o))
 		}
 	}
 	b.WriteString(`
@@ -54,7 +70,7 @@ static bool sweep_pooling_set(pool_t *c, int id, uint64_t v) {
 `)
 	for _, o := range opts {
 		if o.Pooling {
-			fmt.Fprintf(&b, "\tcase %d: // %s\n\t\t%s(c, (%s)v);\n\t\treturn true;\n", o.ID, o.Name, o.CSetter(), o.CType())
+			fmt.Fprintf(&b, "\tcase %d: // %s\n\t\t%s(c, (%s)v);\n\t\treturn true;\n", o.ID, o.Name, cSetter(o), cType(o))
 		}
 	}
 	b.WriteString("\t}\n\treturn false;\n}\n\n#endif\n")
@@ -92,7 +108,7 @@ func TestPoolingSettersMatchWasmtime(t *testing.T) {
 			continue
 		}
 		n++
-		decl := fmt.Sprintf("WASMTIME_POOLING_ALLOCATION_CONFIG_PROP(%s, %s)", o.Name, o.CType())
+		decl := fmt.Sprintf("WASMTIME_POOLING_ALLOCATION_CONFIG_PROP(%s, %s)", o.Name, cType(o))
 		if !strings.Contains(text, decl) {
 			t.Errorf("wasmtime/config.h has no %s", decl)
 		}
