@@ -15,7 +15,9 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/check")
+// update rewrites the golden files: testdata/check/*.golden and README.md's
+// Commands block (from the command table).
+var update = flag.Bool("update", false, "rewrite the golden files (testdata/check, README.md's Commands block)")
 
 // Fixture run directories: the gate's cross-run pairs (summary.json only)
 // and the report package's memory run (summary.json and results.jsonl:

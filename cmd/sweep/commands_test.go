@@ -2,13 +2,10 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite README.md's Commands block from the command table")
 
 const readme = "../../README.md"
 

@@ -52,9 +52,6 @@ func (b *Bettor) Observe(y float64) {
 	b.sqdev += (y - mu) * (y - mu)
 }
 
-// Wealth returns W.
-func (b *Bettor) Wealth() float64 { return math.Exp(b.logW) }
-
 // LogWealth returns ln W.
 func (b *Bettor) LogWealth() float64 { return b.logW }
 

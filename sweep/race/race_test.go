@@ -73,8 +73,8 @@ func TestBettor(t *testing.T) {
 			}
 			b.Observe(y)
 		}
-		if grew := b.Wealth() >= 1/0.02; grew != tc.grow {
-			t.Errorf("%s: wealth %g after %d, want past 50: %v", tc.name, b.Wealth(), b.n, tc.grow)
+		if grew := b.LogWealth() >= math.Log(1/0.02); grew != tc.grow {
+			t.Errorf("%s: wealth %g after %d, want past 50: %v", tc.name, math.Exp(b.LogWealth()), b.n, tc.grow)
 		}
 	}
 	var b Bettor
