@@ -227,6 +227,12 @@ func TestUsage(t *testing.T) {
 			if !strings.Contains(stderr.String(), tt.want) {
 				t.Errorf("stderr does not contain %q:\n%s", tt.want, stderr.String())
 			}
+			// A flag the flag package refuses is one line, naming the flag.
+			if strings.Contains(tt.want, "for flag -") || strings.Contains(tt.want, "flag provided but not defined") {
+				if n := len(lines(stderr.String())); n != 1 {
+					t.Errorf("a bad flag took %d lines of stderr, want 1:\n%s", n, stderr.String())
+				}
+			}
 			assertEmptyDir(t, cwd)
 		})
 	}

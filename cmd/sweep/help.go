@@ -45,15 +45,17 @@ func parseFlags(fs *flag.FlagSet, name string, args []string, stdout, stderr io.
 			fs.SetOutput(stderr)
 		}
 	}
-	fs.SetOutput(stderr) // the flag package's error line
-	fs.Usage = func() {} // shown below, where it belongs
+	fs.SetOutput(io.Discard) // the error is said below, on one line
+	fs.Usage = func() {}     // shown below, where it belongs
 	err := fs.Parse(args)
+	fs.SetOutput(stderr)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		show(stdout)
 		return 0, false
 	case err != nil:
-		show(stderr)
+		prog := strings.TrimSpace("sweep " + name)
+		fmt.Fprintf(stderr, "%s: %v (%s -h lists the flags)\n", prog, err, prog)
 		return 2, false
 	}
 	fs.Usage = func() { show(stderr) }
