@@ -10,7 +10,6 @@ import (
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/race"
 	"github.com/sweep-dev/sweep/sweep/schedule"
-	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
 // racer runs load.rounds = "race": race rounds at the target level, each
@@ -33,12 +32,9 @@ type racer struct {
 }
 
 // ConfirmRounds is the confirmation's rounds per level for n finalists
-// other than the baseline: one more than the fewest pairs with which the
-// signed-rank test can reach Holm's strictest level at the confirmation's
-// share of the error budget.
+// other than the baseline (race.ConfirmRounds at c's confidence and levels).
 func ConfirmRounds(c *config.Config, n int) int {
-	m := max(1, n*len(c.Load.Concurrency)*3)
-	return stats.MinPairs(race.Split(c.Analysis.Confidence).Confirm/float64(m)) + 1
+	return race.ConfirmRounds(c.Analysis.Confidence, n, len(c.Load.Concurrency))
 }
 
 func (a *racer) run(ctx context.Context) ([]schedule.Step, error) {

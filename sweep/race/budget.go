@@ -1,6 +1,10 @@
 package race
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/sweep-dev/sweep/sweep/stats"
+)
 
 // Budget is the split of a run's error budget 1 − analysis.confidence
 // between the three ways a race can be wrong. The three add up to the
@@ -42,4 +46,14 @@ func (b Budget) String() string {
 // pct formats a fraction as a percentage with up to two decimals: "2%", "0.25%".
 func pct(f float64) string {
 	return fmt.Sprintf("%g%%", float64(int64(f*10000+0.5))/100)
+}
+
+// ConfirmRounds is the confirmation's rounds per level for finalists
+// configs other than the baseline at levels concurrency levels: one more
+// than the fewest pairs with which the signed-rank test can reach Holm's
+// strictest level over finalists × levels × 3 metrics comparisons at
+// the confirmation's share of 1 − confidence.
+func ConfirmRounds(confidence float64, finalists, levels int) int {
+	m := max(1, finalists*levels*3)
+	return stats.MinPairs(Split(confidence).Confirm/float64(m)) + 1
 }

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/sweep-dev/sweep/sweep/race"
-	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
 // Settings are a simulated run's design.
@@ -32,12 +31,10 @@ func (s Settings) Params() race.Params {
 	return race.Params{AlphaE: b.Drop, AlphaS: b.Within, Clip: s.Clip, Epsilon: s.Resolve, Finalists: s.Finalists, MaxRounds: s.MaxRounds}
 }
 
-// ConfirmRounds is the confirmation's rounds per level: one more than the
-// fewest pairs with which the signed-rank test can reach Holm's
-// strictest level over finalists × levels × metrics comparisons.
+// ConfirmRounds is the confirmation's rounds per level
+// (race.ConfirmRounds at these settings).
 func (s Settings) ConfirmRounds(finalists int) int {
-	m := max(1, finalists*s.Levels*s.Metrics)
-	return stats.MinPairs(race.Split(s.Confidence).Confirm/float64(m)) + 1
+	return race.ConfirmRounds(s.Confidence, finalists, s.Levels)
 }
 
 // RaceResult is what one simulated race and its confirmation did.
