@@ -42,12 +42,7 @@ func compareAnchored(o, n, oref, nref sweep.Cell, m sweep.Metric, limit float64)
 	if m == sweep.MetricP99 {
 		r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: string(m) + " / reference", Old: oc / or, New: nc / nr, Threshold: limit}
 		r.Change = r.New/r.Old - 1
-		if r.Change > limit {
-			r.Regressed = true
-			r.Note = fmt.Sprintf("its p99 relative to the reference's grew by %s > %s allowed", pct(r.Change), pct(limit))
-		} else {
-			r.Note = fmt.Sprintf("p99 relative to the reference within the %s allowed", pct(limit))
-		}
+		r.judge(limit, "its p99 relative to the reference's grew by %s > %s allowed", "p99 relative to the reference within the %s allowed")
 		return r, true
 	}
 	label := string(m) + " − reference"
@@ -56,13 +51,20 @@ func compareAnchored(o, n, oref, nref sweep.Cell, m sweep.Metric, limit float64)
 	}
 	r := Row{Config: o.Config, Concurrency: o.Concurrency, Metric: label, Old: oc - or, New: nc - nr, Threshold: limit}
 	r.Change = (r.New - r.Old) / oc
+	r.judge(limit, "its cost beyond the reference grew by %s of the old cost > %s allowed", "cost beyond the reference within the %s allowed")
+	return r, true
+}
+
+// judge marks r regressed when its change is beyond limit, with the note
+// worse (formatted with the change and the limit), and otherwise notes
+// within (formatted with the limit).
+func (r *Row) judge(limit float64, worse, within string) {
 	if r.Change > limit {
 		r.Regressed = true
-		r.Note = fmt.Sprintf("its cost beyond the reference grew by %s of the old cost > %s allowed", pct(r.Change), pct(limit))
-	} else {
-		r.Note = fmt.Sprintf("cost beyond the reference within the %s allowed", pct(limit))
+		r.Note = fmt.Sprintf(worse, pct(r.Change), pct(limit))
+		return
 	}
-	return r, true
+	r.Note = fmt.Sprintf(within, pct(limit))
 }
 
 // perRequest is the time per request in µs at rps requests per second.
