@@ -437,16 +437,18 @@ part_racereal() {
 # one_race KIND K CONFIG runs one run of part_racereal into
 # OUT/race24-KIND-K (two digits) under the measuring lock, unless done.
 one_race() {
-	local dir t0 t1
+	local dir
 	dir=$(printf '%s/race24-%s-%02d' "$OUT" "$1" "$2")
 	[ -f "$dir/wall.txt" ] && return 0
 	rm -rf "${dir:?}"
 	quiet "race24-$1-$2"
 	log "race-real: $1 $2"
-	t0=$(date +%s.%N)
-	flock /tmp/sweep-measure.lock ./bin/sweep -config "$3" -out "$dir" -q >/dev/null
-	t1=$(date +%s.%N)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }' >"$dir/wall.txt"
+	# The clock starts once the lock is held: waiting for another
+	# measurement is not the run's wall time.
+	flock /tmp/sweep-measure.lock bash -c 't0=$(date +%s.%N)
+		./bin/sweep -config "$1" -out "$2" -q >/dev/null || exit
+		t1=$(date +%s.%N)
+		awk -v a="$t0" -v b="$t1" "BEGIN { printf \"%.1f\\n\", b - a }" >"$2/wall.txt"' _ "$3" "$dir"
 }
 
 part_figures() {
