@@ -100,10 +100,11 @@ func memoryChart(s sweep.Summary, ss []series, _ []int) (*chart, error) {
 		"server RSS at the end of the window, as its load stops (MiB)", "server CPU per request (µs)")
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	ymax := 0.0
+	names, _ := valuesText(ss)
 	var labels pointLabels
 	for _, p := range pts {
 		labels = append(labels, pointLabel{X: p.x, Y: p.y,
-			Text: fmt.Sprintf("%s: %s µs, %s", valuesText(p.sr), us(p.y), sweep.MiBText(int64(p.x*sweep.MiB)))})
+			Text: fmt.Sprintf("%s: %s µs, %s", names[p.sr.Config], us(p.y), sweep.MiBText(int64(p.x*sweep.MiB)))})
 		xmin, xmax = math.Min(xmin, p.xLow), math.Max(xmax, p.xHigh)
 		ymax = math.Max(ymax, math.Max(p.y, p.yHi))
 		xy := plotter.XYs{{X: p.x, Y: p.y}}
@@ -200,18 +201,53 @@ func (v vline) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(v.LineStyle, c.Min.X, y, c.Max.X, y)
 }
 
-// valuesText names a config on memory.png by its axis values ("4MiB",
-// "4MiB/100" for two axes); the label itself without a point.
-func valuesText(sr series) string {
-	if len(sr.Cells) == 0 || len(sr.Cells[0].Point) == 0 {
-		return sr.Config
+// valuesText names each config of ss by its values on the axes that vary
+// among them, in axis order joined with "/" ("4MiB"; "4MiB/100" with two
+// such axes), keyed by config label, and returns those axes, so that a
+// chart names them once (in an axis label) rather than on every config.
+// Axes with one value across ss are left out; when none varies, all are
+// kept. A config without a point is named by its label. The names carry
+// no baseline or A/A mark: the A/A twin's values are the baseline's.
+func valuesText(ss []series) (names map[string]string, axes []string) {
+	values := map[string]map[string]bool{}
+	var all []string
+	for _, sr := range ss {
+		if len(sr.Cells) == 0 {
+			continue
+		}
+		for k, v := range sr.Cells[0].Point {
+			if values[k] == nil {
+				values[k] = map[string]bool{}
+				all = append(all, k)
+			}
+			values[k][v] = true
+		}
 	}
-	p := sr.Cells[0].Point
-	var vs []string
-	for _, k := range p.Axes() {
-		vs = append(vs, p[k])
+	slices.Sort(all)
+	for _, k := range all {
+		if len(values[k]) > 1 {
+			axes = append(axes, k)
+		}
 	}
-	return strings.Join(vs, "/")
+	if len(axes) == 0 {
+		axes = all
+	}
+	names = make(map[string]string, len(ss))
+	for _, sr := range ss {
+		if len(sr.Cells) == 0 || len(sr.Cells[0].Point) == 0 {
+			names[sr.Config] = sr.Config
+			continue
+		}
+		p := sr.Cells[0].Point
+		var vs []string
+		for _, k := range axes {
+			if v, ok := p[k]; ok {
+				vs = append(vs, v)
+			}
+		}
+		names[sr.Config] = strings.Join(vs, "/")
+	}
+	return names, axes
 }
 
 // pointLabel is a text beside a point of memory.png.

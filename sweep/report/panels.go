@@ -84,6 +84,16 @@ func draw2(c color.Color) draw.LineStyle {
 	return draw.LineStyle{Color: c, Width: vg.Points(lineWidth)}
 }
 
+// panelPad is the space between two panels side by side.
+var panelPad = vg.Points(6)
+
+// panelGrid is the grid drawPanels lays n panels out in: a little wider
+// than square.
+func panelGrid(n int) (cols, rows int) {
+	cols = int(math.Ceil(math.Sqrt(float64(n) * 1.6)))
+	return cols, (n + cols - 1) / cols
+}
+
 // drawPanels draws the chart's title across the top of dc and its panels
 // in a grid below it.
 func (c *chart) drawPanels(dc draw.Canvas) {
@@ -92,10 +102,8 @@ func (c *chart) drawPanels(dc draw.Canvas) {
 	th := st.Height(c.p.Title.Text) + c.p.Title.Padding
 	dc.FillText(st, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: dc.Max.Y}, c.p.Title.Text)
 	body := draw.Crop(dc, 0, 0, 0, -th)
-	n := len(c.panels)
-	cols := int(math.Ceil(math.Sqrt(float64(n) * 1.6)))
-	rows := (n + cols - 1) / cols
-	t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(6), PadY: vg.Points(4)}
+	cols, rows := panelGrid(len(c.panels))
+	t := draw.Tiles{Rows: rows, Cols: cols, PadX: panelPad, PadY: vg.Points(4)}
 	for i, p := range c.panels {
 		p.Draw(t.At(body, i%cols, i/cols))
 	}
