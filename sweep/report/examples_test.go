@@ -131,9 +131,12 @@ func sameFile(t *testing.T, a, b, name string) bool {
 
 // TestExamplesReadable renders every checked-in example run again with
 // this build: each must still be readable (its schema not too new, its
-// windows decodable) and renderable. Only reports/example is held to the
-// current schema and bytes (TestExampleCurrent); the others document
-// what they were run to show.
+// windows decodable) and renderable, and its rendered files (summary.md,
+// the CSVs, results.bench, the charts) must be what this build renders
+// from its summary.json, byte for byte, so that no example shows an old
+// rendering. Only reports/example is held to the current schema and
+// summary too (TestExampleCurrent); the others document what they were
+// run to show.
 func TestExamplesReadable(t *testing.T) {
 	dirs, err := filepath.Glob(filepath.Join(reportsDir, "*example"))
 	if err != nil {
@@ -148,6 +151,19 @@ func TestExamplesReadable(t *testing.T) {
 			copyDir(t, dir, out)
 			if err := report.Render(out); err != nil {
 				t.Fatalf("sweep report %s: %v", dir, err)
+			}
+			pngs, err := filepath.Glob(filepath.Join(dir, "*.png"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			names := slices.Clone(rendered)
+			for _, p := range pngs {
+				names = append(names, filepath.Base(p))
+			}
+			for _, name := range names {
+				if !sameFile(t, dir, out, name) {
+					t.Errorf("reports/%s/%s differs from what this build renders from its data: `make build && ./bin/sweep report reports/%[1]s` renders it again", filepath.Base(dir), name)
+				}
 			}
 		})
 	}
