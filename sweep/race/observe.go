@@ -1,6 +1,7 @@
 package race
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -61,7 +62,7 @@ func (r *Race) Observe(d map[string]float64) ([]Entry, error) {
 	// the one with the lowest E stays.
 	var out []Entry
 	surv := r.survivorIdx()
-	keep := slices.MinFunc(surv, func(a, b int) int { return cmpF(r.e(a), r.e(b)) })
+	keep := slices.MinFunc(surv, func(a, b int) int { return cmp.Compare(r.e(a), r.e(b)) })
 	for _, i := range surv {
 		if e := r.e(i); i != keep && e >= 1/r.p.AlphaE {
 			en := &r.entries[i]
@@ -104,14 +105,4 @@ func (r *Race) survivorIdx() []int {
 		}
 	}
 	return out
-}
-
-func cmpF(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,6 +1,7 @@
 package race
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -93,7 +94,7 @@ func (r *Race) within0() bool {
 func (r *Race) Finalists() []string {
 	s := r.survivorIdx()
 	slices.SortStableFunc(s, func(a, b int) int {
-		return cmpF(r.median(a), r.median(b))
+		return cmp.Compare(r.median(a), r.median(b))
 	})
 	var out []string
 	for _, i := range s[:min(len(s), r.p.Finalists)] {
