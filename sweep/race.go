@@ -1,10 +1,25 @@
 package sweep
 
-// VerdictEliminated is the verdict of a config a race (load.rounds =
-// "race") stopped measuring before the confirmation: its cell at the
-// race's level holds what the race measured, which is selected data, so
-// it is never called better or worse.
-const VerdictEliminated = "eliminated"
+// The verdicts of the configs a race (load.rounds = "race") did not
+// confirm. Their cell at the race's level holds what the race measured,
+// which is selected data, so it has no interval and is never called
+// better or worse.
+const (
+	// VerdictEliminated: the race dropped the config (shown worse than
+	// another, or infeasible).
+	VerdictEliminated = "eliminated"
+	// VerdictUnconfirmed: the config was still racing when the race
+	// stopped (max_rounds, run.budget) but was not among the finalists:
+	// never shown worse, and perhaps as good as the pick.
+	VerdictUnconfirmed = "unconfirmed"
+)
+
+// RaceOnly reports whether verdict is one of a config the race did not
+// confirm (VerdictEliminated, VerdictUnconfirmed): a description of race
+// data, with no interval.
+func RaceOnly(verdict string) bool {
+	return verdict == VerdictEliminated || verdict == VerdictUnconfirmed
+}
 
 // RaceSummary is summary.json's race block: how a race of load.rounds =
 // "race" went. Absent for other runs.

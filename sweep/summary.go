@@ -23,7 +23,10 @@ const (
 // reference server's cells (reference); 4 the verdict "undecided" with
 // Delta.Needed (before it, a comparison without an interval said "no
 // detectable change"; rundir.ReadSummary reads those as undecided) and
-// the plan's Family and RoundsNeeded.
+// the plan's Family and RoundsNeeded. A race run (the optional race
+// block, under 4) adds the verdicts "eliminated" and "unconfirmed"; race
+// runs written before "unconfirmed" existed call their unconfirmed
+// survivors "eliminated" (race.configs[].reason says "survivor").
 const SchemaVersion = 4
 
 // Summary is summary.json: the analysed run.

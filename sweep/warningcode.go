@@ -28,6 +28,7 @@ const (
 	WarnMachines       WarningCode = "machines"
 	WarnNoProfile      WarningCode = "no_profile"
 	WarnEliminated     WarningCode = "eliminated"
+	WarnUnconfirmed    WarningCode = "unconfirmed"
 )
 
 // warningCodes is every warning code with its one-line meaning, in the
@@ -55,4 +56,5 @@ var warningCodes = []struct {
 	{WarnMachines, "the merged shards ran on different machines: changes hold, absolute levels are not comparable across shards"},
 	{WarnNoProfile, "analysis.profile was asked for but a cell (or the run) got no profile: perf missing, not permitted, or it failed"},
 	{WarnEliminated, "load.rounds = \"race\" dropped the config at the target level (the round, its e-value and what it was worse than): its cell has race data only, no interval"},
+	{WarnUnconfirmed, "load.rounds = \"race\" stopped with the config still racing (max_rounds, run.budget, or the field within ε) but not among the finalists confirmed: never shown worse, perhaps as good as the pick; its cell has race data only, no interval"},
 }

@@ -237,6 +237,37 @@ func TestRaceBudget(t *testing.T) {
 	if len(s.Race.Finalists) != 2 {
 		t.Errorf("finalists %v, want 2", s.Race.Finalists)
 	}
+	// The survivors left out of the finalists were never shown worse:
+	// "unconfirmed", with race data and a warning saying so, never
+	// "eliminated".
+	unconfirmed := 0
+	for _, e := range s.Race.Configs {
+		if e.Reason != "survivor" || e.Config == s.Baseline {
+			continue
+		}
+		unconfirmed++
+		found := false
+		for _, c := range s.Cells {
+			if c.Config != e.Config {
+				continue
+			}
+			found = true
+			if d := c.VsBaseline[sweep.MetricCPUPerReq]; d.Verdict != sweep.VerdictUnconfirmed || d.CILow != nil {
+				t.Errorf("%s c=%d: verdict %q (interval %v), want %q without an interval", c.Config, c.Concurrency, d.Verdict, d.CILow, sweep.VerdictUnconfirmed)
+			}
+			if !slices.ContainsFunc(c.Warnings, func(w sweep.Warning) bool {
+				return w.Code == sweep.WarnUnconfirmed && strings.Contains(w.Message, "never shown worse")
+			}) {
+				t.Errorf("%s c=%d: warnings %v lack %q", c.Config, c.Concurrency, c.Warnings, sweep.WarnUnconfirmed)
+			}
+		}
+		if !found {
+			t.Errorf("survivor %s has no cell", e.Config)
+		}
+	}
+	if unconfirmed == 0 {
+		t.Errorf("race %+v left no survivor out of the finalists: the test checks nothing", s.Race.Configs)
+	}
 	confirmed := 0
 	for _, w := range ws {
 		if !w.Race {

@@ -32,7 +32,9 @@ func confirmWindows(ws []sweep.Window) []sweep.Window {
 // returns summary.json's race block and the cells of the configs that
 // were not confirmed: their race windows at the target level, described
 // (median and quartiles of the paired changes, the pairs they got) with
-// the verdict "eliminated" and no interval — race data is selected data.
+// the verdict "eliminated" (dropped) or "unconfirmed" (still racing when
+// it stopped, not a finalist) and no interval — race data is selected
+// data.
 func RaceSummary(c *config.Config, ws []sweep.Window) (*sweep.RaceSummary, []sweep.Cell) {
 	r, survivors, err := ReplayRace(c, ws)
 	if r == nil {
@@ -75,8 +77,13 @@ func RaceSummary(c *config.Config, ws []sweep.Window) (*sweep.RaceSummary, []swe
 	return out, raceCells(c, ws, dropped)
 }
 
+// raceCorrection is the correction a race-only cell's changes record:
+// none, as race data gets no interval.
+const raceCorrection = "race: selected data, no interval"
+
 // raceCells are the target-level cells of the configs the race left out,
-// from their race windows, with the verdict "eliminated".
+// from their race windows, with the verdict "eliminated" or, for a
+// survivor that was not a finalist, "unconfirmed".
 func raceCells(c *config.Config, ws []sweep.Window, dropped map[string]race.Entry) []sweep.Cell {
 	conc := c.Analysis.TargetConcurrency
 	var raced []sweep.Window
@@ -97,14 +104,22 @@ func raceCells(c *config.Config, ws []sweep.Window, dropped map[string]race.Entr
 		if !ok || cell.Concurrency != conc {
 			continue
 		}
+		verdict, code := sweep.VerdictEliminated, sweep.WarnEliminated
+		if e.Reason == race.Survivor {
+			verdict, code = sweep.VerdictUnconfirmed, sweep.WarnUnconfirmed
+		}
 		for m, d := range cell.VsBaseline {
-			d.Verdict, d.CILow, d.CIHigh, d.Resolution = sweep.VerdictEliminated, nil, nil, nil
+			d.Verdict, d.CILow, d.CIHigh, d.Resolution = verdict, nil, nil, nil
 			d.P, d.PAdjusted = 1, 1
-			d.Correction = "race: selected data, no interval"
+			d.Correction = raceCorrection
 			cell.VsBaseline[m] = d
 		}
+		for m, ch := range cell.MemoryVsBaseline {
+			ch.CILowMiB, ch.CIHighMiB, ch.Correction = nil, nil, raceCorrection
+			cell.MemoryVsBaseline[m] = ch
+		}
 		cell.Warnings = slices.DeleteFunc(cell.Warnings, func(w sweep.Warning) bool { return w.Code == sweep.WarnFewRounds }) // no interval is made on race data
-		cell.Warnings = append(cell.Warnings, sweep.Warning{Code: sweep.WarnEliminated, Config: cell.Config, Conc: conc, Message: raceEntryText(c, e)})
+		cell.Warnings = append(cell.Warnings, sweep.Warning{Code: code, Config: cell.Config, Conc: conc, Message: raceEntryText(c, e)})
 		out = append(out, cell)
 	}
 	return out
@@ -120,7 +135,7 @@ func raceEntryText(c *config.Config, e race.Entry) string {
 	case race.Infeasible:
 		return fmt.Sprintf("infeasible after %d rounds at c=%d: %s", e.DroppedAt, conc, e.Why)
 	}
-	return fmt.Sprintf("raced %d rounds at c=%d, not among the finalists", e.Rounds, conc)
+	return fmt.Sprintf("raced %d rounds at c=%d, never shown worse, not among the finalists confirmed: perhaps as good as the pick", e.Rounds, conc)
 }
 
 // raceWords is the race block's one-sentence account.

@@ -50,6 +50,9 @@ func memChangeText(c sweep.Cell, mt sweep.MemoryMetric) string {
 		return "—"
 	}
 	s := sweep.MiBChange(ch.MedianMiB)
+	if sweep.RaceOnly(c.VsBaseline[sweep.MetricCPUPerReq].Verdict) {
+		return s + " [race data: no interval]"
+	}
 	if ch.CILowMiB == nil || ch.CIHighMiB == nil {
 		return s + " [no interval: too few pairs]"
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
@@ -18,8 +19,12 @@ func (m *mdWriter) race() {
 	m.f("## Race\n\n%s.\n\n", capitalize(strings.TrimSuffix(r.Words, ".")))
 	m.f("- Error budget (1 − confidence): dropping the best %s, a false within-ε stop %s, the confirmation's verdicts %s; ε = %s (analysis.resolve), clip %s (analysis.race_clip), up to %d rounds.\n",
 		share(r.Alpha.Drop), share(r.Alpha.Within), share(r.Alpha.Confirm), share(r.Epsilon), share(r.Clip), r.MaxRounds)
-	m.f("- The race's windows chose who went on, so they are selected data: a config the race left out keeps its c=%d cell from them with the verdict `%s` (never better or worse, no interval); the finalists' verdicts use the confirmation rounds only.\n\n",
-		r.Concurrency, sweep.VerdictEliminated)
+	unconfirmed := ""
+	if slices.ContainsFunc(r.Configs, func(e sweep.RaceConfig) bool { return e.Reason == "survivor" }) {
+		unconfirmed = fmt.Sprintf(", or `%s` for a survivor that was not a finalist (never shown worse: it may be as good as the pick)", sweep.VerdictUnconfirmed)
+	}
+	m.f("- The race's windows chose who went on, so they are selected data: a config the race left out keeps its c=%d cell from them with the verdict `%s`%s, never better or worse and with no interval; the finalists' verdicts use the confirmation rounds only.\n\n",
+		r.Concurrency, sweep.VerdictEliminated, unconfirmed)
 	if len(r.Survivors) > 1 {
 		m.f("The field, configs left after each round:\n\n```\n%s```\n\n", fieldChart(r.Survivors))
 	}

@@ -172,7 +172,7 @@ func deltaText(c sweep.Cell, metric sweep.Metric) string {
 	if !ok {
 		return "—"
 	}
-	if d.Verdict == sweep.VerdictEliminated {
+	if sweep.RaceOnly(d.Verdict) {
 		return change(d.Median) + " [race data: no interval]"
 	}
 	if d.CILow == nil || d.CIHigh == nil {
@@ -199,6 +199,9 @@ func (m *mdWriter) decisionWords() string {
 	if n == 0 {
 		return "none were made"
 	}
+	if r := m.s.Race; r != nil {
+		return fmt.Sprintf("exact signed-rank intervals of the log ratios of the confirmation rounds only; Holm's correction over the confirmation's %d comparisons holds the chance of any false verdict to %s, its share of the error budget (see Race)", n, share(r.Alpha.Confirm))
+	}
 	return fmt.Sprintf("exact signed-rank intervals of the log ratios; Holm's correction over the run's %d comparisons holds the chance of any false verdict to %s", n, familyRisk(m.s.Plan.Confidence))
 }
 
@@ -224,6 +227,8 @@ func verdictText(c sweep.Cell) string {
 		parts = append(parts, "A/A control")
 	case c.VsBaseline[sweep.MetricCPUPerReq].Verdict == sweep.VerdictEliminated:
 		parts = append(parts, "eliminated by the race (see Race)")
+	case c.VsBaseline[sweep.MetricCPUPerReq].Verdict == sweep.VerdictUnconfirmed:
+		parts = append(parts, "unconfirmed: survived the race, not a finalist (see Race)")
 	case c.Cliff != nil:
 	default:
 		for _, m := range []sweep.Metric{sweep.MetricCPUPerReq, sweep.MetricRPS} {

@@ -104,7 +104,7 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 
 	const groupW = 0.8
 	bw := groupW / float64(len(cands))
-	anyBand, anyFaded, anyUndecided, anyCliff, anyCI, anyQ := false, false, false, false, false, false
+	anyBand, anyFaded, anyUndecided, anyRace, anyCliff, anyCI, anyQ := false, false, false, false, false, false, false
 	lo, hi := 0.0, 0.0
 	for i, c := range lv {
 		b, ok := aaBand(s, c, metric)
@@ -140,6 +140,11 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 			case d.Verdict == sweep.VerdictUndecided:
 				fill = fade(sr.Color, 0.06)
 				anyUndecided = true
+			case sweep.RaceOnly(d.Verdict):
+				// A description of selected data, not a verdict: it must
+				// not read as "no detectable change".
+				fill = color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
+				anyRace = true
 			case !detected(d):
 				fill = fade(sr.Color, 0.3)
 				anyFaded = true
@@ -223,6 +228,10 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 		u, _ := filled(rect(0, 1, 0, 1), fade(keyColor, 0.06), keyColor, vg.Points(0.8))
 		u.LineStyle.Dashes = undecidedDashes
 		ch.add("dashed, nearly empty bar: undecided (too few rounds for an interval)", u)
+	}
+	if anyRace {
+		r, _ := filled(rect(0, 1, 0, 1), color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}, keyColor, vg.Points(0.8))
+		ch.add("white bar: race data of a config the race eliminated or left unconfirmed, no verdict", r)
 	}
 	if anyCliff {
 		h, _ := filled(rect(0, 1, 0, 1), fade(keyColor, 0.3), keyColor, vg.Points(0.8))
