@@ -632,3 +632,39 @@ func TestRaceDryRun(t *testing.T) {
 		t.Errorf("dry run lacks the two wall times:\n%s", r.stdout)
 	}
 }
+
+// TestRaceConfigsStateDryRun: a shipped race config (configs/*.toml with
+// rounds = "race") states in its comments the wall time -dry-run gives
+// for it, word for word: a race's time depends on what it finds, so the
+// comment quotes the estimate rather than measuring-only arithmetic.
+func TestRaceConfigsStateDryRun(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "configs", "*.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	races := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`(?m)^rounds = "race"`).Match(data) {
+			continue
+		}
+		races++
+		r := sweepCmd(t, "-config", f, "-dry-run")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d; stderr:\n%s", f, r.code, r.stderr)
+		}
+		line := regexp.MustCompile(`(?m)^estimated wall time: .*$`).FindString(r.stdout)
+		if line == "" {
+			t.Fatalf("%s: the dry run gives no wall time:\n%s", f, r.stdout)
+		}
+		if !strings.Contains(string(data), "# "+line+"\n") {
+			t.Errorf("%s: the comments do not quote the dry run's %q (on a line of their own, after \"# \")", f, line)
+		}
+	}
+	if races == 0 {
+		t.Error("no configs/*.toml races: the test checks nothing")
+	}
+}
