@@ -9,15 +9,25 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"math"
 	"path/filepath"
 	"time"
 
 	"github.com/sweep-dev/sweep/sweep/setting"
+	"github.com/sweep-dev/sweep/sweep/units"
 	"github.com/sweep-dev/sweep/sweep/version"
 )
 
 // CacheDirEnv overrides the compile cache's directory; "off" disables it.
 const CacheDirEnv = "SWEEP_CACHE_DIR"
+
+// CacheMaxEnv overrides the compile cache's size limit (a size such as
+// "4GiB"; DefaultCacheLimit when unset).
+const CacheMaxEnv = "SWEEP_CACHE_MAX"
+
+// DefaultCacheLimit is the compile cache's size limit unless CacheMaxEnv
+// says otherwise: about 40 of this project's 50 MB JavaScript components.
+const DefaultCacheLimit = 2 << 30
 
 // cacheMagic starts every cache entry; the compile's duration (8 bytes,
 // little-endian nanoseconds) and the SHA-256 of the artifact follow.
@@ -34,24 +44,38 @@ const cacheMagic = "sweep compiled artifact 2\n"
 type Cache struct {
 	// Dir holds the entries; the cache is off when Dir is "".
 	Dir string
+	// Limit bounds the entries' total size in bytes: storing an entry
+	// removes the least recently used others beyond it (prune). 0: no
+	// limit.
+	Limit int64
 }
 
 // DefaultCache is the cache in $SWEEP_CACHE_DIR, or in sweep/compiled
-// under the user's cache directory (os.UserCacheDir); off if
-// $SWEEP_CACHE_DIR is "off" or there is no cache directory.
-func DefaultCache() Cache {
+// under the user's cache directory (os.UserCacheDir), limited to
+// $SWEEP_CACHE_MAX or DefaultCacheLimit; off if $SWEEP_CACHE_DIR is "off"
+// or there is no cache directory. A $SWEEP_CACHE_MAX that is not a size
+// is an error naming it.
+func DefaultCache() (Cache, error) {
+	limit := int64(DefaultCacheLimit)
+	if v := os.Getenv(CacheMaxEnv); v != "" {
+		n, err := units.ParseSize(v)
+		if err != nil || n == 0 || n > math.MaxInt64 {
+			return Cache{}, fmt.Errorf("%s=%q: want a size above 0 such as \"4GiB\" (the compile cache's limit)", CacheMaxEnv, v)
+		}
+		limit = int64(n)
+	}
 	switch d := os.Getenv(CacheDirEnv); d {
 	case "off":
-		return Cache{}
+		return Cache{}, nil
 	case "":
 	default:
-		return Cache{Dir: d}
+		return Cache{Dir: d, Limit: limit}, nil
 	}
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return Cache{}
+		return Cache{}, nil
 	}
-	return Cache{Dir: filepath.Join(base, "sweep", "compiled")}
+	return Cache{Dir: filepath.Join(base, "sweep", "compiled"), Limit: limit}, nil
 }
 
 // cacheKey names the entry of wasm compiled for an engine with settings
@@ -98,6 +122,8 @@ func (c Cache) load(key string) ([]byte, time.Duration, error) {
 		c.drop(key)
 		return nil, 0, errNoEntry
 	}
+	now := time.Now()
+	os.Chtimes(c.path(key), now, now) // its last use, for prune
 	return data[head:], took, nil
 }
 

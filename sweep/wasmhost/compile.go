@@ -44,6 +44,10 @@ func (h *Host) compileCached(name string, wasm []byte, component bool, deseriali
 	}
 	if err := h.cache.store(key, art, h.info.CompileTime); err != nil {
 		h.logger.Warn("compile cache not written", "plugin", name, "err", err)
+		return nil
+	}
+	if n, bytes := h.cache.prune(key); n > 0 {
+		h.logger.Info("compile cache pruned", "entries", n, "bytes", bytes, "limit", h.cache.Limit, "cache", h.cache.Dir)
 	}
 	return nil
 }

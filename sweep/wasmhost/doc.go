@@ -115,7 +115,9 @@
 // Wasmtime version, max_memory_size and the SHA-256 of the bytes, each
 // entry checked against its own SHA-256; an entry Wasmtime refuses is
 // compiled again), so that a 12 MB JavaScript component costs its compile
-// (20 s to over a minute here) once, not at every server start.
+// (20 s to over a minute here) once, not at every server start. The cache
+// keeps to a size limit (DefaultCacheLimit, or $SWEEP_CACHE_MAX): storing
+// an entry removes the least recently used others beyond it.
 //
 // # Limits
 //

@@ -108,9 +108,13 @@ func New(opts Options) (*Host, error) {
 	if h.name == "" {
 		h.name = Workload
 	}
-	h.cache = DefaultCache()
 	if opts.Cache != nil {
 		h.cache = *opts.Cache
+	} else {
+		var err error
+		if h.cache, err = DefaultCache(); err != nil {
+			return nil, err
+		}
 	}
 	if h.timeout <= 0 {
 		h.timeout = DefaultTimeout
