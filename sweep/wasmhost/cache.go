@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"math"
+	"os"
 	"path/filepath"
 	"time"
 
