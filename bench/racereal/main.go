@@ -192,6 +192,10 @@ func tied(runs []run) {
 			most, who = n, c
 		}
 	}
+	if most == 0 {
+		fmt.Printf("\nruns that dropped any build: 0 of %d; no build was dropped\n", len(runs))
+		return
+	}
 	fmt.Printf("\nruns that dropped any build: %d of %d; the most-dropped build: %s, %d of %d runs\n", anyDrop, len(runs), who, most, len(runs))
 }
 
