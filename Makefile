@@ -4,7 +4,7 @@ BIN     := bin/sweep
 PLUGIN  := plugins/hello-wasip1/hello.wasm
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all build plugins test race bench lint tidy-check cross demo example clean test-engines merge-check
+.PHONY: all build plugins test race bench lint tidy-check cross demo example race-example clean test-engines merge-check
 
 all: build
 
@@ -99,6 +99,14 @@ example: build
 	flock /tmp/sweep-measure.lock ./$(BIN) -config configs/grid.toml -out reports/example.new -q
 	rm -rf reports/example
 	mv reports/example.new reports/example
+
+# reports/race-example: a real race of configs/race.toml (16 pooling
+# configs; -dry-run gives its time), replacing the checked-in one.
+race-example: build
+	rm -rf reports/race-example.new
+	flock /tmp/sweep-measure.lock ./$(BIN) -config configs/race.toml -out reports/race-example.new -q
+	rm -rf reports/race-example
+	mv reports/race-example.new reports/race-example
 
 clean:
 	rm -rf bin $(PLUGIN)
