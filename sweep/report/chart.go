@@ -35,13 +35,16 @@ var (
 )
 
 // legendEntry is one legend line: text and the thumbnails drawn beside it.
+// A key entry explains a drawing style rather than naming a config.
 type legendEntry struct {
 	text   string
 	thumbs []plot.Thumbnailer
+	key    bool
 }
 
-// chart is a plot plus a legend drawn below it, outside the data area, in
-// as many columns as fit.
+// chart is a plot plus a legend drawn below it, outside the data area:
+// the configs first, in as many columns as fit, then the keys to the
+// drawing styles, in as many columns as theirs fit.
 type chart struct {
 	p      *plot.Plot
 	panels []*plot.Plot // small multiples, drawn instead of p (which gives the title)
@@ -68,9 +71,14 @@ func newChart(title, xlabel, ylabel string) *chart {
 	return &chart{p: p}
 }
 
-// add appends a legend entry.
+// add appends a legend entry naming a config (or another data series).
 func (c *chart) add(text string, thumbs ...plot.Thumbnailer) {
 	c.legend = append(c.legend, legendEntry{text: text, thumbs: thumbs})
+}
+
+// addKey appends a legend entry that explains a drawing style.
+func (c *chart) addKey(text string, thumbs ...plot.Thumbnailer) {
+	c.legend = append(c.legend, legendEntry{text: text, thumbs: thumbs, key: true})
 }
 
 // png renders the chart.
@@ -95,8 +103,8 @@ func (c *chart) png() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// drawLegend draws the legend along the bottom of dc in columns and
-// returns the height it used.
+// drawLegend draws the legend along the bottom of dc, the configs' block
+// above the keys' block, and returns the height it used.
 func (c *chart) drawLegend(dc draw.Canvas) vg.Length {
 	if len(c.legend) == 0 {
 		return 0
@@ -110,9 +118,31 @@ func (c *chart) drawLegend(dc draw.Canvas) vg.Length {
 		proto.Padding = vg.Points(1.5)
 	}
 	proto.Left, proto.Top = true, true
+	var series, keys []legendEntry
+	for _, e := range c.legend {
+		if e.key {
+			keys = append(keys, e)
+		} else {
+			series = append(series, e)
+		}
+	}
+	// The keys' block is drawn first, at the bottom; the configs' above it.
+	height := legendBlock(dc, proto, keys)
+	if height > 0 && len(series) > 0 {
+		height += proto.Padding
+	}
+	return height + legendBlock(draw.Crop(dc, 0, 0, height, 0), proto, series)
+}
+
+// legendBlock draws entries in columns as wide as the widest entry, as
+// many as fit, along the bottom of dc, and returns the height it used.
+func legendBlock(dc draw.Canvas, proto plot.Legend, entries []legendEntry) vg.Length {
+	if len(entries) == 0 {
+		return 0
+	}
 	em := proto.TextStyle.Width(" ")
 	var widest vg.Length
-	for _, e := range c.legend {
+	for _, e := range entries {
 		if w := proto.TextStyle.Width(e.text); w > widest {
 			widest = w
 		}
@@ -120,20 +150,26 @@ func (c *chart) drawLegend(dc draw.Canvas) vg.Length {
 	colW := proto.ThumbnailWidth + em + widest + vg.Points(18)
 	avail := dc.Max.X - dc.Min.X - vg.Points(40)
 	cols := int(avail / colW)
-	cols = max(1, min(cols, len(c.legend)))
-	rows := (len(c.legend) + cols - 1) / cols
-	entryH := proto.TextStyle.Height("Xg") + proto.Padding
-	height := vg.Length(rows)*entryH + vg.Points(2)
+	cols = max(1, min(cols, len(entries)))
+	rows := (len(entries) + cols - 1) / cols
+	// plot.Legend steps down by its tallest entry plus Padding, after a
+	// descent at the top.
+	var enth vg.Length
+	for _, e := range entries {
+		enth = max(enth, proto.TextStyle.Rectangle(e.text).Max.Y)
+	}
+	descent := proto.TextStyle.FontExtents().Descent
+	height := vg.Length(rows)*(enth+proto.Padding) - proto.Padding + descent + vg.Points(2)
 
 	area := draw.Crop(dc, vg.Points(40), 0, 0, height-(dc.Max.Y-dc.Min.Y))
 	for k := 0; k < cols; k++ {
 		l := proto
 		for r := 0; r < rows; r++ {
 			i := k*rows + r
-			if i >= len(c.legend) {
+			if i >= len(entries) {
 				break
 			}
-			l.Add(c.legend[i].text, c.legend[i].thumbs...)
+			l.Add(entries[i].text, entries[i].thumbs...)
 		}
 		col := draw.Crop(area, vg.Length(k)*colW, 0, 0, 0)
 		col.Max.X = col.Min.X + colW

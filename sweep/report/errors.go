@@ -46,7 +46,7 @@ func errorsChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 	if thr > 0 {
 		tl := hline{Y: thr, LineStyle: draw.LineStyle{Color: keyColor, Width: vg.Points(1), Dashes: dotted}}
 		ch.p.Add(tl)
-		ch.add(fmt.Sprintf("dotted: cliff threshold %s errors", pct(s.Plan.CliffRate)), tl)
+		ch.addKey(fmt.Sprintf("dotted: cliff threshold %s errors", pct(s.Plan.CliffRate)), tl)
 	}
 	markCliffs(ch, s, ss)
 	concAxis(ch.p, lv)
@@ -78,7 +78,7 @@ func markCliffs(ch *chart, s sweep.Summary, ss []series) {
 	}
 	if len(marks) > 0 {
 		ch.p.Add(marks)
-		ch.add("ring: capacity cliff (first level above the threshold)", &plotter.Scatter{
+		ch.addKey("ring: capacity cliff (first level above the threshold)", &plotter.Scatter{
 			GlyphStyle: draw.GlyphStyle{Color: keyColor, Shape: thickRing{}, Radius: vg.Points(5)}})
 	}
 }

@@ -208,8 +208,8 @@ func latencyChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 		}
 		ch.add(sr.Legend, thumbs...)
 	}
-	ch.add("solid, large marker: p50", styleKey([]vg.Length{}, glyphRadius)...)
-	ch.add("dashed, small marker: p99", styleKey(dashed, smallGlyph)...)
+	ch.addKey("solid, large marker: p50", styleKey([]vg.Length{}, glyphRadius)...)
+	ch.addKey("dashed, small marker: p99", styleKey(dashed, smallGlyph)...)
 	concAxis(ch.p, lv)
 	if hi > 0 && lo > 0 && hi/lo > 20 {
 		ch.p.Y.Scale = plot.LogScale{}

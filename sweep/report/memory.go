@@ -155,14 +155,14 @@ func memoryChart(s sweep.Summary, ss []series, _ []int) (*chart, error) {
 			ch.p.Add(l)
 			thumbs = append(thumbs, l)
 		}
-		ch.add("ringed, dashed: the Pareto front (no other config uses less CPU and less RSS)", thumbs...)
+		ch.addKey("ringed, dashed: the Pareto front (no other config uses less CPU and less RSS)", thumbs...)
 	}
 	ch.p.Add(labels)
 	if s.Plan.MaxRSS > 0 {
 		b := float64(s.Plan.MaxRSS) / sweep.MiB
 		v := vline{X: b, LineStyle: draw.LineStyle{Color: keyColor, Width: vg.Points(1.2), Dashes: dotted}}
 		ch.p.Add(v)
-		ch.add(fmt.Sprintf("dotted: memory budget analysis.max_rss = %s (configs right of it are not recommended)", sweep.MiBText(s.Plan.MaxRSS)), v)
+		ch.addKey(fmt.Sprintf("dotted: memory budget analysis.max_rss = %s (configs right of it are not recommended)", sweep.MiBText(s.Plan.MaxRSS)), v)
 		xmin, xmax = math.Min(xmin, b), math.Max(xmax, b)
 	}
 	pad := math.Max((xmax-xmin)*0.08, 1)

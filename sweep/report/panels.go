@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -73,9 +74,9 @@ func panelSeries(ch *chart, ss []series, lv []int, draw func(p *chart, sr series
 		p.Y.Tick.Marker = humanTicks{}
 	}
 	if base != nil {
-		ch.add("grey, in every panel: the baseline, "+strings.TrimSuffix(base.Legend, " (baseline)"), &plotter.Line{LineStyle: draw2(panelBaseColor)})
+		ch.addKey("grey, in every panel: the baseline, "+strings.TrimSuffix(base.Legend, " (baseline)"), &plotter.Line{LineStyle: draw2(panelBaseColor)})
 	}
-	ch.add("coloured: the config named above the panel", styleKey([]vg.Length{}, glyphRadius)...)
+	ch.addKey("coloured: the config named above the panel", styleKey([]vg.Length{}, glyphRadius)...)
 	return nil
 }
 
@@ -105,6 +106,30 @@ func (c *chart) drawPanels(dc draw.Canvas) {
 	cols, rows := panelGrid(len(c.panels))
 	t := draw.Tiles{Rows: rows, Cols: cols, PadX: panelPad, PadY: vg.Points(4)}
 	for i, p := range c.panels {
-		p.Draw(t.At(body, i%cols, i/cols))
+		tile := t.At(body, i%cols, i/cols)
+		p.Title.Text = wrapWords(p.Title.TextStyle, p.Title.Text, tile.Max.X-tile.Min.X)
+		p.Draw(tile)
 	}
+}
+
+// wrapWords breaks s at spaces into lines no wider than w in style st;
+// a word wider than w alone stays on its own line.
+func wrapWords(st text.Style, s string, w vg.Length) string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case st.Width(line+" "+word) <= w:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
 }

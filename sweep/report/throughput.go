@@ -67,14 +67,14 @@ func throughputChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 		fromZero(ch.p)
 	}
 	if marks.errors {
-		ch.add("solid: successful (2xx/3xx) requests/s", styleKey([]vg.Length{}, 0)...)
-		ch.add("dashed: all completed requests/s, errors included", styleKey(dashed, 0)...)
+		ch.addKey("solid: successful (2xx/3xx) requests/s", styleKey([]vg.Length{}, 0)...)
+		ch.addKey("dashed: all completed requests/s, errors included", styleKey(dashed, 0)...)
 	}
 	if len(marks.cliff) > 0 {
-		ch.add("×: at/past capacity cliff, RPS there is not saturation", cliffThumb())
+		ch.addKey("×: at/past capacity cliff, RPS there is not saturation", cliffThumb())
 	}
 	if len(marks.bound) > 0 {
-		ch.add("○: generator-bound windows, RPS may be the load generator's limit", boundThumb())
+		ch.addKey("○: generator-bound windows, RPS may be the load generator's limit", boundThumb())
 	}
 	return ch, nil
 }

@@ -104,7 +104,7 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 
 	const groupW = 0.8
 	bw := groupW / float64(len(cands))
-	anyBand, anyFaded, anyUndecided, anyRace, anyCliff, anyCI, anyQ := false, false, false, false, false, false, false
+	anyBand, anyFaded, anyUndecided, anyRace, anyCliff, anyCI, anyQ, anyRaceQ := false, false, false, false, false, false, false, false
 	lo, hi := 0.0, 0.0
 	for i, c := range lv {
 		b, ok := aaBand(s, c, metric)
@@ -170,6 +170,8 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 			if d.CILow != nil && d.CIHigh != nil {
 				wlo, whi = *d.CILow, *d.CIHigh
 				anyCI = true
+			} else if sweep.RaceOnly(d.Verdict) {
+				anyRaceQ = true
 			} else {
 				anyQ = true
 			}
@@ -214,7 +216,7 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 	}
 	if anyBand {
 		band, _ := filled(rect(0, 1, 0, 1), bandColor, nil, 0)
-		ch.add("grey band: A/A noise, q1..q3", band)
+		ch.addKey("grey band: A/A noise, q1..q3", band)
 	} else if s.AAConfig == "" {
 		ch.p.Title.Text += "\nno A/A control in this run: no noise band"
 	} else {
@@ -222,26 +224,29 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 	}
 	if anyFaded {
 		f, _ := filled(rect(0, 1, 0, 1), fade(keyColor, 0.3), keyColor, vg.Points(0.8))
-		ch.add("faded bar: no detectable change", f)
+		ch.addKey("faded bar: no detectable change", f)
 	}
 	if anyUndecided {
 		u, _ := filled(rect(0, 1, 0, 1), fade(keyColor, 0.06), keyColor, vg.Points(0.8))
 		u.LineStyle.Dashes = undecidedDashes
-		ch.add("dashed, nearly empty bar: undecided (too few rounds for an interval)", u)
+		ch.addKey("dashed, nearly empty bar: undecided (too few rounds for an interval)", u)
 	}
 	if anyRace {
 		r, _ := filled(rect(0, 1, 0, 1), color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}, keyColor, vg.Points(0.8))
-		ch.add("white bar: race data of a config the race eliminated or left unconfirmed, no verdict", r)
+		ch.addKey("white bar: race data of a config the race eliminated or left unconfirmed, no verdict", r)
 	}
 	if anyCliff {
 		h, _ := filled(rect(0, 1, 0, 1), fade(keyColor, 0.3), keyColor, vg.Points(0.8))
-		ch.add("hatched bar: at/past capacity cliff, cheap because requests fail", h, hatch{X0: 0, X1: 1, Y0: 0, Y1: 1})
+		ch.addKey("hatched bar: at/past capacity cliff, cheap because requests fail", h, hatch{X0: 0, X1: 1, Y0: 0, Y1: 1})
 	}
 	if anyCI {
-		ch.add("whiskers: the verdict's confidence interval (family-wise)", styleKey([]vg.Length{}, 0)...)
+		ch.addKey("whiskers: the verdict's confidence interval (family-wise)", styleKey([]vg.Length{}, 0)...)
 	}
 	if anyQ {
-		ch.add("whiskers: q1..q3 of the paired changes (too few pairs for an interval)", styleKey([]vg.Length{}, 0)...)
+		ch.addKey("whiskers: q1..q3 of the paired changes (too few pairs for an interval)", styleKey([]vg.Length{}, 0)...)
+	}
+	if anyRaceQ {
+		ch.addKey("whiskers on a white bar: q1..q3 of the race's paired changes (selected data: no interval)", styleKey([]vg.Length{}, 0)...)
 	}
 
 	ticks := make([]plot.Tick, len(lv))
