@@ -168,6 +168,23 @@ func TestBadConfig(t *testing.T) {
 	}
 }
 
+// TestBadCacheLimit: a $SWEEP_CACHE_MAX that is not a size is one line
+// naming the variable, not the config or its plugin; exit 2, nothing
+// written.
+func TestBadCacheLimit(t *testing.T) {
+	t.Setenv("SWEEP_CACHE_MAX", "lots")
+	tmp := t.TempDir()
+	r := sweepCmd(t, "-config", "../../configs/grid.toml", "-out", filepath.Join(tmp, "run"))
+	if r.code != 2 {
+		t.Errorf("exit code %d, want 2", r.code)
+	}
+	want := `sweep: SWEEP_CACHE_MAX="lots": want a size above 0 such as "4GiB" (the compile cache's limit)`
+	if got := lines(r.stderr); len(got) != 1 || got[0] != want {
+		t.Errorf("stderr %q, want the one line %q", r.stderr, want)
+	}
+	assertEmptyDir(t, tmp)
+}
+
 // TestUsage: bad command lines exit 2 with a message saying what to do,
 // and write nothing.
 func TestUsage(t *testing.T) {

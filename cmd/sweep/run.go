@@ -64,6 +64,12 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sweep: -config FILE is required (`sweep init` writes a starting config; `sweep help` lists the commands)")
 		return 2
 	}
+	// The compile cache's environment is checked before the config, so a
+	// bad $SWEEP_CACHE_MAX is not reported as a fault of the plugin.
+	if _, err := wasmhost.DefaultCache(); err != nil {
+		fmt.Fprintln(stderr, "sweep:", err)
+		return 2
+	}
 	var plugins []sweep.Plugin
 	cfg, err := loadConfig(*cfgPath, *resume)
 	if err == nil && *resume != "" {
