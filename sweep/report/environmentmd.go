@@ -54,11 +54,21 @@ func (m *mdWriter) environment() {
 			}
 		}
 		if so != nil && lo != nil {
-			m.f("- Other work on the pinned CPUs (anything but this window's server, the driver and the spinners; the cells' medians, at most): %s of the server CPUs' time, %s of the load CPUs'\n",
-				pct(*so), pct(*lo))
+			m.f("- Other work on the pinned CPUs (anything but this window's server, the driver and the spinners; the cells' medians, at most): server CPUs %s; load CPUs %s\n",
+				otherText(*so), otherText(*lo))
 		}
 	}
 	m.f("\n")
+}
+
+// otherText is a share of other work on the pinned CPUs. Below zero the
+// known work's clocks summed to more than the CPUs' busy time, which is
+// the accounting's error, not work: it says none was measured.
+func otherText(f float64) string {
+	if f < 0 {
+		return "none measured (" + change(f) + ": within the accounting's error)"
+	}
+	return pct(f) + " of their time"
 }
 
 // orUnknown is s, or "unknown" when s is empty.

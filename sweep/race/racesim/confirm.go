@@ -1,6 +1,7 @@
 package racesim
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 
@@ -23,12 +24,12 @@ func confirm(rng *rand.Rand, f Field, n Noise, s Settings, finalists []int) (int
 	}
 	rounds := s.ConfirmRounds(len(cands))
 	windows := s.Levels * rounds * (len(cands) + 2)
-	type cmp struct {
+	type test struct {
 		p     float64
 		truth float64
 		sign  float64
 	}
-	var fam []cmp
+	var fam []test
 	for range s.Levels {
 		ds := make([][]float64, len(cands))
 		for range rounds {
@@ -40,11 +41,11 @@ func confirm(rng *rand.Rand, f Field, n Noise, s Settings, finalists []int) (int
 		}
 		for k, i := range cands {
 			hl := stats.SignedRankInterval(ds[k], 0.5).Estimate
-			fam = append(fam, cmp{p: stats.SignedRankP(ds[k]), truth: f[i] - f[0], sign: hl})
+			fam = append(fam, test{p: stats.SignedRankP(ds[k]), truth: f[i] - f[0], sign: hl})
 		}
 	}
 	alpha := race.Split(s.Confidence).Confirm
-	slices.SortFunc(fam, func(a, b cmp) int { return cmpF(a.p, b.p) })
+	slices.SortFunc(fam, func(a, b test) int { return cmp.Compare(a.p, b.p) })
 	for j, c := range fam {
 		if c.p > alpha/float64(len(fam)-j) {
 			break
@@ -54,14 +55,4 @@ func confirm(rng *rand.Rand, f Field, n Noise, s Settings, finalists []int) (int
 		}
 	}
 	return windows, false
-}
-
-func cmpF(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
