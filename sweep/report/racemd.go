@@ -42,7 +42,13 @@ func (m *mdWriter) race() {
 		if e.Rounds > 0 {
 			ch = change(e.Change)
 		}
-		m.f("| %s | %s | %d | %s | %s | %s | %s |\n", cellText(e.Config), e.Reason, e.Rounds, left, ev, ch, cellText(why))
+		name := cellText(e.Config)
+		if e.Config == m.s.Baseline && m.s.AAConfig != "" {
+			// Its change is its A/A twin's against it: the baseline's
+			// own slot is every block's reference.
+			name += " (the baseline: raced as its A/A twin)"
+		}
+		m.f("| %s | %s | %d | %s | %s | %s | %s |\n", name, e.Reason, e.Rounds, left, ev, ch, cellText(why))
 	}
 	m.f("\n")
 }

@@ -13,7 +13,7 @@ import (
 // the field shrinking and lists every config's part; other runs have no
 // race section.
 func TestRaceMarkdown(t *testing.T) {
-	s := sweep.Summary{Race: &sweep.RaceSummary{
+	s := sweep.Summary{Baseline: "keep=0", AAConfig: "keep=0 [A/A]", Race: &sweep.RaceSummary{
 		Concurrency: 16, Alpha: sweep.RaceAlpha{Drop: 0.02, Within: 0.01, Confirm: 0.02},
 		Epsilon: 0.02, Clip: 0.05, MaxRounds: 30, FinalistsWanted: 2, Rounds: 9,
 		Survivors: []int{4, 4, 4, 3, 3, 3, 3, 3, 3, 2}, Stop: "field", Leader: "keep=64KiB",
@@ -37,8 +37,8 @@ func TestRaceMarkdown(t *testing.T) {
 		"dropping the best 2%, a false within-ε stop 1%, the confirmation's verdicts 2%",
 		"verdict `eliminated`",
 		"start     ████████████████████████████████████████ 4", "round 3", "round 9   ████████████████████ 2",
-		"| keep=0 | eliminated | 9 | round 9 | 61 |", "worse than keep=64KiB",
-		"| keep=1MiB | infeasible | 3 | round 3 |", "past the capacity cliff at c=16",
+		"| keep=0 (the baseline: raced as its A/A twin) | eliminated | 9 | round 9 | 61 |", "worse than keep=64KiB",
+		"| keep=1MiB | infeasible | 3 | round 3 |", "| keep=64KiB | finalist |", "past the capacity cliff at c=16",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary.md lacks %q:\n%s", want, out)
