@@ -27,12 +27,19 @@ const (
 	// windows, 2026-12-06); 60 ms puts both within 10%.
 	restartOverhead = 60 * time.Millisecond
 	stepOverhead    = 10 * time.Millisecond // probes, generator setup, results append
+	// profileOverhead is a profiled cell's time (analysis.profile) beyond
+	// driver.ProfileCellTime: its server's start, perf's conversion of the
+	// samples and the stop. reports/profile-example (2026-12-06) profiled
+	// 4 cells in 19 s after its last window: 4.7 s each, 2.2 s of them
+	// ProfileCellTime.
+	profileOverhead = 2500 * time.Millisecond
 )
 
 // estimate is the expected wall time of shard sh of the run: every window
 // of its blocks not in done (the windows a resumed run already has), plus
 // with restarts = "round" a server start and a warmup before every
-// measured window, otherwise one server start per slot. (The 48-point
+// measured window, otherwise one server start per slot; with
+// analysis.profile, every profiled cell after them. (The 48-point
 // bench/blocks48.toml took 113 s where the estimate, which then also
 // added a start per slot to the restarts, said 138 s; BENCHMARKS.md.)
 func estimate(c *config.Config, sh shard.Spec, done map[sweep.WindowKey]bool) time.Duration {
@@ -41,12 +48,17 @@ func estimate(c *config.Config, sh shard.Spec, done map[sweep.WindowKey]bool) ti
 		return 0
 	}
 	slots := 0
+	var mine [][]schedule.Slot
 	for b, bs := range driver.Blocks(c) {
 		if sh.Has(b) {
 			slots += len(bs)
+			mine = append(mine, bs)
 		}
 	}
 	d := schedule.Estimate(steps, c.Load.Warmup, c.Load.Duration, stepOverhead)
+	if c.Analysis.Profile {
+		d += time.Duration(driver.ProfiledCells(c, mine)) * (driver.ProfileCellTime(c) + profileOverhead)
+	}
 	if c.Run.Restarts == sweep.RestartsRound {
 		// Every server start is a window's restart: restartOverhead was
 		// measured over whole runs, first starts included.

@@ -4,9 +4,12 @@ package main
 
 import (
 	"testing"
+	"time"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/schedule"
+	"github.com/sweep-dev/sweep/sweep/shard"
 )
 
 // TestRemaining checks what a resumed run still has to do: finished
@@ -40,5 +43,31 @@ func TestRemaining(t *testing.T) {
 	}
 	if n := len(remaining(steps, nil)); n != len(steps) {
 		t.Errorf("nothing done: %d of %d steps remain", n, len(steps))
+	}
+}
+
+// TestEstimateProfile: with analysis.profile the estimate adds every
+// profiled cell (each level of every slot but the A/A twin): its
+// warmup, window, perf's settling and profileOverhead.
+func TestEstimateProfile(t *testing.T) {
+	c, err := config.Load("../../configs/profile.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Analysis.Profile = false
+	without := estimate(c, shard.Spec{}, nil)
+	c.Analysis.Profile = true
+	with := estimate(c, shard.Spec{}, nil)
+	cells := 2 * 2 // keep_resident 0 and 64KiB (no A/A twin) × c = 1, 16
+	want := time.Duration(cells) * (c.Load.Warmup + c.Load.Duration + time.Second + profileOverhead)
+	if got := with - without; got != want {
+		t.Errorf("profiling adds %v to the estimate, want %v (%d cells)", got, want, cells)
+	}
+	c.Load.AA = true
+	c.Analysis.Profile = false
+	without = estimate(c, shard.Spec{}, nil)
+	c.Analysis.Profile = true
+	if got := estimate(c, shard.Spec{}, nil) - without; got != want {
+		t.Errorf("with an A/A twin, profiling adds %v, want %v: the twin is not profiled", got, want)
 	}
 }

@@ -74,8 +74,8 @@ func TestExampleConfigs(t *testing.T) {
 				t.Errorf("%d points; an example grid should compare at least two", len(c.Points))
 			}
 			// A race's time depends on what it finds: its comments state
-			// -dry-run's estimate instead, held by cmd/sweep's
-			// TestRaceConfigsStateDryRun.
+			// only -dry-run's estimate, which every config quotes (held by
+			// cmd/sweep's TestConfigsStateDryRun).
 			if c.Load.Race {
 				return
 			}

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/profile"
 	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/schedule"
@@ -21,6 +22,28 @@ import (
 // the profiled window's load begins; the recording runs on for as long
 // again after it (the server is idle then, and idle costs no samples).
 const perfSettle = 500 * time.Millisecond
+
+// ProfileCellTime is how long one profiled cell (analysis.profile) keeps
+// its server loaded or sampled: a warmup, one window and perf's settling
+// on both sides of it. The server's start and perf's conversion of the
+// samples are not in it.
+func ProfileCellTime(c *config.Config) time.Duration {
+	return c.Load.Warmup + c.Load.Duration + 2*perfSettle
+}
+
+// ProfiledCells is the number of cells analysis.profile profiles in
+// blocks: every level of every slot but A/A twins and references.
+func ProfiledCells(c *config.Config, blocks [][]schedule.Slot) int {
+	cells := 0
+	for _, slots := range blocks {
+		for _, s := range slots {
+			if !s.AA && !s.Reference {
+				cells += len(c.Load.Concurrency)
+			}
+		}
+	}
+	return cells
+}
 
 // profileCells is analysis.profile: after the measured windows, for every
 // block, level and profiled slot (the baseline and the configs), a fresh
