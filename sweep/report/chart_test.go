@@ -42,3 +42,37 @@ func TestWrapWords(t *testing.T) {
 		t.Errorf("a title that fits was wrapped: %q", got)
 	}
 }
+
+// TestPlaceLabel: a bar label goes 2 points beyond its bar's end; one
+// that would cover a label already placed moves a line further away
+// from its bar, upwards above a bar and downwards below one, at most
+// three lines; labels side by side that do not touch stay in line.
+func TestPlaceLabel(t *testing.T) {
+	const w, h = 30, 10
+	var placed []vg.Rectangle
+	at, box := placeLabel(vg.Point{X: 100, Y: 50}, w, h, 1, placed)
+	if at.Y != 52 || box.Min.Y != 52 || box.Max.Y != 62 || box.Min.X != 85 {
+		t.Fatalf("first label at %v, box %v", at, box)
+	}
+	placed = append(placed, box)
+	at, box = placeLabel(vg.Point{X: 110, Y: 50}, w, h, 1, placed) // overlaps the first
+	if at.Y != 62 {
+		t.Errorf("an overlapping label above its bar at y=%v, want 62", at.Y)
+	}
+	placed = append(placed, box)
+	if at, _ = placeLabel(vg.Point{X: 200, Y: 50}, w, h, 1, placed); at.Y != 52 {
+		t.Errorf("a label clear of the others moved to y=%v", at.Y)
+	}
+	// Below a bar ending at 70, [58, 68] and [48, 58] cover the first two
+	// labels' [52, 62] and [62, 72]; [38, 48] is free.
+	if at, _ = placeLabel(vg.Point{X: 100, Y: 70}, w, h, -1, placed); at.Y != 48 {
+		t.Errorf("a label below its bar at y=%v, want 48", at.Y)
+	}
+	for range 5 {
+		_, box = placeLabel(vg.Point{X: 100, Y: 50}, w, h, 1, placed)
+		placed = append(placed, box)
+	}
+	if at, _ = placeLabel(vg.Point{X: 100, Y: 50}, w, h, 1, placed); at.Y != 82 {
+		t.Errorf("a label with no free line stops three lines out, at y=82; got %v", at.Y)
+	}
+}

@@ -293,21 +293,51 @@ type barLabel struct {
 	Text  string
 }
 
-// barLabels draws bar value labels.
+// barLabels draws bar value labels. A label that would cover one drawn
+// before it moves away from its bar by a line, up to three times: the
+// bars of a big group are narrower than their labels.
 type barLabels []barLabel
 
 // Plot implements plot.Plotter.
 func (ls barLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
+	var placed []vg.Rectangle
 	for _, l := range ls {
 		st := textStyle(8, color.Black, draw.XCenter, draw.YBottom)
-		dy := vg.Points(2)
+		dir := vg.Length(1)
 		if !l.Above {
 			st.YAlign = draw.YTop
-			dy = -dy
+			dir = -1
 		}
-		c.FillText(st, vg.Point{X: trX(l.X), Y: trY(l.Y) + dy}, l.Text)
+		at, box := placeLabel(vg.Point{X: trX(l.X), Y: trY(l.Y)}, st.Width(l.Text), st.Height(l.Text), dir, placed)
+		placed = append(placed, box)
+		c.FillText(st, at, l.Text)
 	}
+}
+
+// placeLabel places a label w wide and h high beyond the bar end at end,
+// upwards (dir 1) or downwards (dir −1): 2 points away, or a line further
+// per label among placed it would cover, up to three lines. It returns
+// the text's anchor and the box it takes.
+func placeLabel(end vg.Point, w, h, dir vg.Length, placed []vg.Rectangle) (vg.Point, vg.Rectangle) {
+	var at vg.Point
+	var box vg.Rectangle
+	for k := range 4 {
+		at = vg.Point{X: end.X, Y: end.Y + dir*(vg.Points(2)+vg.Length(k)*h)}
+		box = vg.Rectangle{Min: vg.Point{X: end.X - w/2, Y: at.Y}, Max: vg.Point{X: end.X + w/2, Y: at.Y + h}}
+		if dir < 0 {
+			box.Min.Y, box.Max.Y = at.Y-h, at.Y
+		}
+		if !slices.ContainsFunc(placed, func(r vg.Rectangle) bool { return overlaps(r, box) }) {
+			break
+		}
+	}
+	return at, box
+}
+
+// overlaps reports whether rectangles a and b share any area.
+func overlaps(a, b vg.Rectangle) bool {
+	return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
 }
 
 // hatch draws diagonal lines across the rectangle [X0, X1] × [Y0, Y1]
