@@ -1,10 +1,14 @@
 package report
 
 import (
+	"fmt"
+	"image/color"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
+
+	"github.com/sweep-dev/sweep/sweep"
 )
 
 // TestWrapWords: a panel title is broken at spaces into lines that fit
@@ -74,5 +78,50 @@ func TestPlaceLabel(t *testing.T) {
 	}
 	if at, _ = placeLabel(vg.Point{X: 100, Y: 50}, w, h, 1, placed); at.Y != 82 {
 		t.Errorf("a label with no free line stops three lines out, at y=82; got %v", at.Y)
+	}
+}
+
+// TestBarGlyphs: once configs share a colour (more than the palette
+// holds), every config's legend entry in tradeoff.png carries its glyph
+// beside its colour; with few configs it is the colour alone. The glyph
+// is black on a light fill and white on a dark one.
+func TestBarGlyphs(t *testing.T) {
+	summary := func(n int) sweep.Summary {
+		s := sweep.Summary{Baseline: "k=0", Cells: []sweep.Cell{{Config: "k=0", Baseline: true, Concurrency: 1, Rounds: 8, CPUUsPerReq: 100}}}
+		for i := range n {
+			lo, hi := -0.2, -0.1
+			s.Cells = append(s.Cells, sweep.Cell{Config: fmt.Sprintf("k=%d", i+1), Concurrency: 1, Rounds: 8, CPUUsPerReq: 85,
+				VsBaseline: map[sweep.Metric]sweep.Delta{sweep.MetricCPUPerReq: {Median: -0.15, CILow: &lo, CIHigh: &hi, Verdict: sweep.VerdictBetter, Pairs: 8}}})
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		configs, thumbs int
+	}{{3, 1}, {len(palette) - 1, 1}, {len(palette) + 2, 2}} {
+		s := summary(tc.configs)
+		ch, err := tradeoffChart(s, buildSeries(s), levels(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, e := range ch.legend {
+			if e.key {
+				continue
+			}
+			n++
+			if len(e.thumbs) != tc.thumbs {
+				t.Errorf("%d configs: legend entry %q has %d thumbnails, want %d", tc.configs, e.text, len(e.thumbs), tc.thumbs)
+			}
+		}
+		if n != tc.configs {
+			t.Errorf("%d configs: %d legend entries", tc.configs, n)
+		}
+	}
+	sr := series{Glyph: glyphs[0]}
+	if ink := barGlyph(sr, color.Black, 0, 0).GlyphStyle.Color; ink != color.White {
+		t.Errorf("glyph on black: %v, want white", ink)
+	}
+	if ink := barGlyph(sr, palette[1], 0, 0).GlyphStyle.Color; ink != color.Black {
+		t.Errorf("glyph on orange: %v, want black", ink)
 	}
 }

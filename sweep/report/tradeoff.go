@@ -122,6 +122,10 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 	ch.p.Add(hline{Y: 0, LineStyle: draw.LineStyle{Color: color.Black, Width: vg.Points(0.8)}})
 
 	annotate := len(cands)*len(lv) <= 30
+	// Past the palette's colours, two configs share a colour: a black
+	// glyph in the middle of every bar (each config's own, as on the line
+	// charts) tells them apart.
+	marked := colorsRepeat(cands)
 	var labels barLabels
 	for j, sr := range cands {
 		for i, c := range lv {
@@ -157,6 +161,9 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 				bar.LineStyle.Dashes = undecidedDashes
 			}
 			ch.p.Add(bar)
+			if marked {
+				ch.p.Add(barGlyph(sr, fill, (x0+x1)/2, 50*d.Median))
+			}
 			if cell.Cliff != nil {
 				// Past a cliff failed requests are cheap: hatch the bar so a
 				// "better" made of failures does not read as solid.
@@ -209,7 +216,11 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 			}
 		}
 		thumb, _ := filled(rect(0, 1, 0, 1), sr.Color, sr.Color, vg.Points(0.8))
-		ch.add(sr.Legend, thumb)
+		if marked {
+			ch.add(sr.Legend, thumb, barGlyph(sr, sr.Color, 0, 0))
+		} else {
+			ch.add(sr.Legend, thumb)
+		}
 	}
 	if len(labels) > 0 {
 		ch.p.Add(labels)
@@ -259,6 +270,31 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 	ch.p.Y.Min, ch.p.Y.Max = lo-pad, hi+pad
 	ch.p.Y.Tick.Marker = humanTicks{}
 	return ch, nil
+}
+
+// colorsRepeat reports whether two of ss share a colour.
+func colorsRepeat(ss []series) bool {
+	seen := map[color.RGBA]bool{}
+	for _, sr := range ss {
+		if seen[sr.Color] {
+			return true
+		}
+		seen[sr.Color] = true
+	}
+	return false
+}
+
+// barGlyph is sr's glyph at (x, y) on a bar filled with fill, drawn when
+// colours repeat: black, or white on a dark fill; as a legend thumbnail
+// it sits in the middle.
+func barGlyph(sr series, fill color.Color, x, y float64) *plotter.Scatter {
+	g, _ := plotter.NewScatter(plotter.XYs{{X: x, Y: y}})
+	ink := color.Color(color.Black)
+	if r, gr, b, _ := fill.RGBA(); 299*r+587*gr+114*b < 1000*80*257 {
+		ink = color.White
+	}
+	g.GlyphStyle = draw.GlyphStyle{Color: ink, Shape: sr.Glyph, Radius: vg.Points(2.6)}
+	return g
 }
 
 // flipWords is the chart subtitle naming the configs whose effect on
