@@ -47,12 +47,12 @@ func estimate(c *config.Config, sh shard.Spec, done map[sweep.WindowKey]bool) ti
 	if len(steps) == 0 {
 		return 0
 	}
+	var mine [][]schedule.Slot // the shard's blocks
 	slots := 0
-	var mine [][]schedule.Slot
 	for b, bs := range driver.Blocks(c) {
 		if sh.Has(b) {
-			slots += len(bs)
 			mine = append(mine, bs)
+			slots += len(bs)
 		}
 	}
 	d := schedule.Estimate(steps, c.Load.Warmup, c.Load.Duration, stepOverhead)

@@ -32,18 +32,22 @@ func ProfileCellTime(c *config.Config) time.Duration {
 }
 
 // ProfiledCells is the number of cells analysis.profile profiles in
-// blocks: every level of every slot but A/A twins and references.
+// blocks: every level of every profiled slot.
 func ProfiledCells(c *config.Config, blocks [][]schedule.Slot) int {
 	cells := 0
 	for _, slots := range blocks {
 		for _, s := range slots {
-			if !s.AA && !s.Reference {
+			if profiled(s) {
 				cells += len(c.Load.Concurrency)
 			}
 		}
 	}
 	return cells
 }
+
+// profiled reports whether analysis.profile profiles slot s: the
+// baseline and the configs, not an A/A twin or a reference.
+func profiled(s schedule.Slot) bool { return !s.AA && !s.Reference }
 
 // profileCells is analysis.profile: after the measured windows, for every
 // block, level and profiled slot (the baseline and the configs), a fresh
@@ -66,7 +70,7 @@ func (r *runner) profileCells(ctx context.Context, blocks [][]schedule.Slot) ([]
 	for _, slots := range blocks {
 		for _, conc := range r.c.Load.Concurrency {
 			for _, s := range slots {
-				if s.AA || s.Reference {
+				if !profiled(s) {
 					continue
 				}
 				if ctx.Err() != nil {

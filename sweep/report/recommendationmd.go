@@ -16,15 +16,8 @@ func (m *mdWriter) recommendation() {
 	}
 	metric, words, _ := objective(r.Objective)
 	detail := ""
-	for _, sr := range m.ss {
-		if sr.Config != r.Config {
-			continue
-		}
-		if c, ok := sr.cell(r.Concurrency); ok {
-			if d, ok := c.VsBaseline[metric]; ok && d.CILow != nil && d.CIHigh != nil {
-				detail = fmt.Sprintf(", interval %s at %s over %d paired rounds", interval(*d.CILow, *d.CIHigh), confidence(d.Confidence), d.Pairs)
-			}
-		}
+	if d, ok := m.deltaOf(r.Config, r.Concurrency, metric); ok && d.CILow != nil && d.CIHigh != nil {
+		detail = fmt.Sprintf(", interval %s at %s over %d paired rounds", interval(*d.CILow, *d.CIHigh), confidence(d.Confidence), d.Pairs)
 	}
 	switch {
 	case r.KeepBaseline && len(candidates(m.ss)) == 0:

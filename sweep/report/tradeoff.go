@@ -122,9 +122,9 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 	ch.p.Add(hline{Y: 0, LineStyle: draw.LineStyle{Color: color.Black, Width: vg.Points(0.8)}})
 
 	annotate := len(cands)*len(lv) <= 30
-	// Past the palette's colours, two configs share a colour: a black
-	// glyph in the middle of every bar (each config's own, as on the line
-	// charts) tells them apart.
+	// Past the palette's colours, two configs share a colour: a glyph in
+	// the middle of every bar (each config's own, as on the line charts)
+	// tells them apart.
 	marked := colorsRepeat(cands)
 	var labels barLabels
 	for j, sr := range cands {
@@ -216,11 +216,11 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 			}
 		}
 		thumb, _ := filled(rect(0, 1, 0, 1), sr.Color, sr.Color, vg.Points(0.8))
+		thumbs := []plot.Thumbnailer{thumb}
 		if marked {
-			ch.add(sr.Legend, thumb, barGlyph(sr, sr.Color, 0, 0))
-		} else {
-			ch.add(sr.Legend, thumb)
+			thumbs = append(thumbs, barGlyph(sr, sr.Color, 0, 0))
 		}
+		ch.add(sr.Legend, thumbs...)
 	}
 	if len(labels) > 0 {
 		ch.p.Add(labels)
