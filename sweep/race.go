@@ -1,26 +1,5 @@
 package sweep
 
-// The verdicts of the configs a race (load.rounds = "race") did not
-// confirm. Their cell at the race's level holds what the race measured,
-// which is selected data, so it has no interval and is never called
-// better or worse.
-const (
-	// VerdictEliminated: the race dropped the config (shown worse than
-	// another, or infeasible).
-	VerdictEliminated = "eliminated"
-	// VerdictUnconfirmed: the config was still racing when the race
-	// stopped (max_rounds, run.budget) but was not among the finalists:
-	// never shown worse, and perhaps as good as the pick.
-	VerdictUnconfirmed = "unconfirmed"
-)
-
-// RaceOnly reports whether verdict is one of a config the race did not
-// confirm (VerdictEliminated, VerdictUnconfirmed): a description of race
-// data, with no interval.
-func RaceOnly(verdict string) bool {
-	return verdict == VerdictEliminated || verdict == VerdictUnconfirmed
-}
-
 // RaceSummary is summary.json's race block: how a race of load.rounds =
 // "race" went. Absent for other runs.
 type RaceSummary struct {
@@ -42,16 +21,42 @@ type RaceSummary struct {
 	// survived), "within_epsilon" (the leader within ε of every
 	// survivor), "max_rounds", "budget" (the confirmation's reserve), or
 	// "" for a race that did not end (an interrupted run).
-	Stop   string `json:"stop"`
-	Leader string `json:"leader,omitempty"`
+	Stop   StopReason `json:"stop"`
+	Leader string     `json:"leader,omitempty"`
 	// Finalists are the configs confirmed, ConfirmRounds their fresh
 	// rounds per level; only those rounds give the verdicts.
 	Finalists     []string `json:"finalists"`
 	ConfirmRounds int      `json:"confirm_rounds"`
 	// Configs is every config's record, in grid order.
 	Configs []RaceConfig `json:"configs"`
-	// Words says what the race did in one sentence, for summary.md.
-	Words string `json:"words"`
+	// ReplayError is set when the race could not be replayed from the
+	// windows (a broken invariant, never a property of the settings).
+	ReplayError string `json:"replay_error,omitempty"`
+}
+
+// RacePlan is the plan of a race: its settings and the configs found
+// infeasible before the first round, everything its decisions need
+// besides the windows (so that summarize replays it with no config).
+type RacePlan struct {
+	// Clip is analysis.race_clip, Epsilon analysis.resolve (ε).
+	Clip    float64 `json:"clip"`
+	Epsilon float64 `json:"epsilon"`
+	// Finalists is analysis.finalists, MaxRounds load.max_rounds.
+	Finalists int `json:"finalists"`
+	MaxRounds int `json:"max_rounds"`
+	// Infeasible are the configs dropped before the first race round, in
+	// grid order: a pool limit below the target level (builtin target).
+	Infeasible []RaceDrop `json:"infeasible,omitempty"`
+}
+
+// RacePreflight starts the Why of a config dropped before the first
+// race round (RacePlan.Infeasible).
+const RacePreflight = "preflight: "
+
+// RaceDrop is a config a race dropped outside its error budget, and why.
+type RaceDrop struct {
+	Config string `json:"config"`
+	Why    string `json:"why"`
 }
 
 // RaceAlpha is the error budget of a race: Drop (the best eliminated),
@@ -68,9 +73,10 @@ type RaceConfig struct {
 	Config string `json:"config"`
 	// Rounds is the race rounds it was measured in.
 	Rounds int `json:"rounds"`
-	// Reason is "eliminated", "infeasible", "finalist" or "survivor" (still
-	// racing when the race stopped, not among the finalists).
-	Reason string `json:"reason"`
+	// Reason is its part: eliminated, infeasible, finalist or unconfirmed
+	// (still racing when the race stopped, not among the finalists;
+	// "survivor" in summaries written before, read as unconfirmed).
+	Reason RaceReason `json:"reason"`
 	// DroppedAt is the race round after which it left (eliminated or
 	// infeasible; 0 for infeasible before the first round).
 	DroppedAt int `json:"dropped_at,omitempty"`

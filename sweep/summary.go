@@ -2,21 +2,6 @@ package sweep
 
 import "time"
 
-// Verdict values of a Delta.
-const (
-	VerdictBetter = "better"
-	VerdictWorse  = "worse"
-	// VerdictNoChange: the interval was computed and contains zero.
-	VerdictNoChange = "no detectable change"
-	// VerdictUndecided: no interval could be computed at the comparison's
-	// level (too few paired rounds, or none): nothing was decided, and
-	// Delta.Needed says how many rounds an interval needs.
-	VerdictUndecided = "undecided"
-	// VerdictControl marks the A/A twin's comparisons: it is the bench's
-	// alibi, not a config under test, and is never better or worse.
-	VerdictControl = "control"
-)
-
 // SchemaVersion is summary.json's schema_version: 2 added the decision
 // interval fields of Delta (ci_low, ci_high, confidence, resolution,
 // correction, p, p_adjusted) and the A/A verdict "control"; 3 the
@@ -26,8 +11,13 @@ const (
 // the plan's Family and RoundsNeeded. A race run (the optional race
 // block, under 4) adds the verdicts "eliminated" and "unconfirmed"; race
 // runs written before "unconfirmed" existed call their unconfirmed
-// survivors "eliminated" (race.configs[].reason says "survivor").
-const SchemaVersion = 4
+// survivors "eliminated". 5 records what a run's policy needs to be
+// replayed from its windows (plan.race, plan.seed, plan.min_rounds),
+// names a race's unconfirmed survivors "unconfirmed" (was "survivor";
+// read as unconfirmed) and leaves the race's sentence (race.words) to
+// the report; rundir.ReadSummary gives a schema 4 race its plan.race
+// from its race block.
+const SchemaVersion = 5
 
 // Summary is summary.json: the analysed run.
 type Summary struct {
@@ -122,9 +112,18 @@ type Plan struct {
 	RoundsNeeded int `json:"rounds_needed,omitempty"`
 	// RoundsAuto is set for load.rounds = "auto": Rounds is then
 	// max_rounds, Resolve the resolution the rounds were added towards.
-	RoundsAuto bool     `json:"rounds_auto,omitempty"`
-	Resolve    float64  `json:"resolve,omitempty"`
-	Restarts   Restarts `json:"restarts"` // "never" or "round"
+	RoundsAuto bool    `json:"rounds_auto,omitempty"`
+	Resolve    float64 `json:"resolve,omitempty"`
+	// MinRounds is rounds = "auto"'s rounds per level before any is added
+	// (load.min_rounds, or its default); Seed is run.seed, the slot
+	// order's. Both are 0 in summaries written before they were recorded.
+	MinRounds int   `json:"min_rounds,omitempty"`
+	Seed      int64 `json:"seed,omitempty"`
+	// Race is what a race (load.rounds = "race") was asked to do, all its
+	// decisions need beside the windows; nil for other runs. Rounds is
+	// then the confirmation's rounds per level, which gave the verdicts.
+	Race     *RacePlan `json:"race,omitempty"`
+	Restarts Restarts  `json:"restarts"` // "never" or "round"
 	// Slices is the number of interleaved pieces each window is measured
 	// in (load.slice); 1 (or 0 in summaries written before it existed)
 	// for one continuous piece.
@@ -240,7 +239,7 @@ type Delta struct {
 	Q1      float64 `json:"q1"`
 	Q3      float64 `json:"q3"`
 	Pairs   int     `json:"pairs"`
-	Verdict string  `json:"verdict"`
+	Verdict Verdict `json:"verdict"`
 	// Estimate is the Hodges–Lehmann estimate of the change.
 	Estimate float64 `json:"estimate"`
 	// CILow and CIHigh bound the change at Confidence; nil when the cell

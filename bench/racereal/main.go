@@ -122,7 +122,7 @@ func eliminated(s sweep.Summary) []string {
 		return nil
 	}
 	for _, c := range s.Race.Configs {
-		if c.Reason == sweep.VerdictEliminated {
+		if c.Reason == sweep.RaceEliminated {
 			out = append(out, c.Config)
 		}
 	}
@@ -146,7 +146,7 @@ func planted(races, autos []run) {
 		rwin = append(rwin, r.windows)
 		rounds, stop, surv := 0, "", ""
 		if r.s.Race != nil {
-			rounds, stop, surv = r.s.Race.Rounds, r.s.Race.Stop, fmt.Sprint(r.s.Race.Survivors)
+			rounds, stop, surv = r.s.Race.Rounds, string(r.s.Race.Stop), fmt.Sprint(r.s.Race.Survivors)
 		}
 		fmt.Printf("| %s | %.0f | %d | %d | %s | %s | %s | %+.1f%% | %v |\n", filepath.Base(r.dir), r.wall, r.windows, rounds, stop, surv, p, 100*g, gone)
 	}
@@ -182,7 +182,7 @@ func tied(runs []run) {
 		}
 		rounds, stop := 0, ""
 		if r.s.Race != nil {
-			rounds, stop = r.s.Race.Rounds, r.s.Race.Stop
+			rounds, stop = r.s.Race.Rounds, string(r.s.Race.Stop)
 		}
 		fmt.Printf("| %s | %.0f | %d | %d | %s | %s |\n", filepath.Base(r.dir), r.wall, r.windows, rounds, stop, strings.Join(e, ", "))
 	}

@@ -154,7 +154,7 @@ func inRun(dir, sel string, th gate.Thresholds, rss float64) (gate.Result, error
 	}
 	c, err := gate.SelectCandidate(s, sel)
 	if err == nil {
-		ws, err = raceWindows(s, ws, c)
+		ws, err = gate.Judged(s, ws, c)
 	}
 	if err != nil {
 		return gate.Result{}, fmt.Errorf("%s: %w", dir, err)

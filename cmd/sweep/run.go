@@ -142,7 +142,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		if !sh.Whole() {
 			what += fmt.Sprintf(" shard %s (blocks %s)", sh, intList(sh.Blocks(len(driver.Blocks(cfg)))))
 		}
-		fmt.Fprintf(stderr, "sweep: %s → %s (estimated %s)\n", what, dir, estimate(cfg, sh, done).Round(time.Second))
+		fmt.Fprintf(stderr, "sweep: %s → %s (estimated %s)\n", what, dir, driver.Estimate(cfg, sh, done).Round(time.Second))
 	}
 
 	ctx, stop, finishing := interruptible(stderr)

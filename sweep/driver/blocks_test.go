@@ -62,7 +62,7 @@ block_size = %d
 	if strings.Join(got, " | ") != strings.Join(want, " | ") {
 		t.Errorf("blocks:\n got %q\nwant %q", got, want)
 	}
-	steps := Plan(c)
+	steps := Worst(c, shard.Spec{})
 	last := 0
 	for _, s := range steps {
 		if s.Slot.Block < last {
@@ -73,7 +73,7 @@ block_size = %d
 	if n := len(steps); n != (5+5+4)*2*2 {
 		t.Errorf("%d steps, want %d (14 slots × 2 levels × 2 rounds)", n, 14*2*2)
 	}
-	if got := len(ShardPlan(steps, shard.Spec{Index: 1, Count: 2})); got != 5*2*2 {
+	if got := len(Worst(c, shard.Spec{Index: 1, Count: 2})); got != 5*2*2 {
 		t.Errorf("shard 1/2: %d steps, want block 1's %d", got, 5*2*2)
 	}
 	one := Blocks(loadConfig(t, dir, grid(8)))

@@ -20,6 +20,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep/awake"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/cpuset"
+	"github.com/sweep-dev/sweep/sweep/policy"
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/schedule"
@@ -78,12 +79,19 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		return out, err
 	}
 	slots := Slots(c)
-	steps := ShardPlan(Plan(c), o.Shard)
-	out.Planned = schedule.Measured(steps)
+	env := Environment(c)
+	env.Plugins = o.Plugins
+	head := Head(c, env, o.Shard)
+	pol, err := Policy(c, head, o.Shard)
+	if err != nil {
+		return out, err
+	}
+	worst := pol.Worst()
+	out.Planned = schedule.Measured(worst)
 
 	resPath := rundir.Dir(o.Dir).Results()
 	done := map[sweep.WindowKey]bool{}
-	var seen []sweep.Window // every window on disk, for adaptive rounds
+	var seen []sweep.Window // every window on disk, for the policy
 	if o.Resume {
 		prev, err := results.Read(resPath)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -118,8 +126,6 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		// generator's cost per request (BENCHMARKS.md, item 2).
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
 	}
-	env := Environment(c)
-	env.Plugins = o.Plugins
 
 	r := newRunner(c, o, slots)
 	defer r.stopAll()
@@ -130,33 +136,20 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		}
 		defer spin.Stop()
 		r.awake = spin
-		env.AwakeCPUs = spin.CPUs().String()
+		head.Environment.AwakeCPUs = spin.CPUs().String()
 	}
 
-	prog := newProgress(o.Progress, steps, done, c.Load.Warmup, c.Load.Duration, c.Load.Slices() > 1)
-	emit := func(w sweep.Window) error {
+	// An adaptive run's plan grows as it decides; the progress shows
+	// the most it can take.
+	prog := newProgress(o.Progress, worst, done, c.Load.Warmup, c.Load.Duration, c.Load.Slices() > 1)
+	r.onStep = prog.step
+	steps, runErr := measure(ctx, pol, seen, done, r, func(w sweep.Window) error {
 		if err := wr.Append(w); err != nil {
 			return err
 		}
 		prog.window(w)
-		seen = append(seen, w)
 		return nil
-	}
-	r.onStep = prog.step
-	var runErr error
-	if c.Load.Race {
-		// The race's rounds depend on its decisions; the progress shows
-		// the upper bound (max_rounds at every level).
-		a := &racer{c: c, blocks: Blocks(c), done: done, r: r, emit: emit, ws: &seen, prog: prog, start: time.Now()}
-		steps, runErr = a.run(ctx)
-	} else if c.Load.Auto {
-		// The plan grows as the run decides; the progress shows its
-		// upper bound (max_rounds everywhere).
-		a := &auto{c: c, blocks: shardBlocks(c, o.Shard), done: done, r: r, emit: emit, ws: &seen, prog: prog, start: time.Now()}
-		steps, runErr = a.run(ctx)
-	} else {
-		runErr = schedule.Execute(ctx, steps, done, r, emit)
-	}
+	}, prog)
 	prog.finish()
 	r.stopAll()
 	var profWarns []sweep.Warning
@@ -176,16 +169,13 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		}
 	}
 	if r.pinned != nil {
-		env.ServerPinned = r.pinned.String()
+		head.Environment.ServerPinned = r.pinned.String()
 	}
-
-	out.Planned = schedule.Measured(steps)
+	head.Warnings = append(head.Warnings, profWarns...)
+	head.Plan.Windows = schedule.Measured(steps)
+	out.Planned = head.Plan.Windows
 	// Whatever happened, summarise what is on disk.
-	s, sumErr := WriteSummary(o.Dir, c, env, steps, o.Shard)
-	if sumErr == nil && len(profWarns) > 0 {
-		s.Warnings = append(s.Warnings, profWarns...)
-		sumErr = rundir.WriteSummary(o.Dir, s)
-	}
+	s, sumErr := WriteSummary(o.Dir, head)
 	if sumErr != nil && runErr == nil {
 		runErr = sumErr
 	}
@@ -228,4 +218,37 @@ func shardBlocks(c *config.Config, sh shard.Spec) [][]schedule.Slot {
 		}
 	}
 	return out
+}
+
+// measure runs pol's batches through r until it stops: each batch's steps
+// not yet in done are measured and emitted (their windows join ws, which
+// the policy decides from), race rounds' windows marked as such. It
+// returns every step handed out, the run's plan as it grew.
+func measure(ctx context.Context, pol policy.Policy, ws []sweep.Window, done map[sweep.WindowKey]bool, r schedule.Runner, emit func(sweep.Window) error, prog *progress) ([]schedule.Step, error) {
+	var all []schedule.Step
+	start := time.Now()
+	windows := 0 // measured by this process, for run.budget's rate
+	for {
+		b, err := pol.Next(ws, policy.Clock{Elapsed: time.Since(start), Windows: windows})
+		if err != nil {
+			return all, err
+		}
+		prog.policyNote(b.Note)
+		if b.Stop != "" {
+			return all, nil
+		}
+		all = append(all, b.Steps...) // before running: an interrupted batch leaves the run incomplete
+		err = schedule.Execute(ctx, b.Steps, done, r, func(w sweep.Window) error {
+			w.Race = b.Race
+			if err := emit(w); err != nil {
+				return err
+			}
+			windows++
+			ws = append(ws, w)
+			return nil
+		})
+		if err != nil {
+			return all, err
+		}
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/schedule"
-	"github.com/sweep-dev/sweep/sweep/shard"
 )
 
 // AASuffix marks the A/A twin's config label.
@@ -85,46 +84,4 @@ func AALabel(c *config.Config) string {
 		return ""
 	}
 	return c.Baseline.Label() + AASuffix
-}
-
-// Plan is the run's schedule: the plans of its blocks one after another,
-// block b's slot order seeded with run.seed + b (so a run of one block
-// keeps the order of run.seed). With restarts = "round" every measured
-// window's server is fresh and is warmed up when it starts (at that
-// window's concurrency), so the level warmups of schedule.Plan would only
-// warm processes about to be replaced, and are left out. A race
-// (load.rounds = "race") decides its plan as it goes: Plan is then the
-// most it can take (RaceWorstPlan).
-func Plan(c *config.Config) []schedule.Step {
-	if c.Load.Race {
-		return RaceWorstPlan(c)
-	}
-	var steps []schedule.Step
-	for b, slots := range Blocks(c) {
-		steps = append(steps, schedule.Plan(slots, c.Load.Concurrency, c.Load.Rounds, c.Run.Seed+int64(b))...)
-	}
-	if c.Run.Restarts != sweep.RestartsRound {
-		return steps
-	}
-	out := steps[:0]
-	for _, s := range steps {
-		if !s.Warmup {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// ShardPlan is the steps of plan in blocks of shard sh.
-func ShardPlan(plan []schedule.Step, sh shard.Spec) []schedule.Step {
-	if sh.Whole() {
-		return plan
-	}
-	var out []schedule.Step
-	for _, s := range plan {
-		if sh.Has(s.Slot.Block) {
-			out = append(out, s)
-		}
-	}
-	return out
 }

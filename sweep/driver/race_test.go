@@ -16,6 +16,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
 	"github.com/sweep-dev/sweep/sweep/shard"
+	"github.com/sweep-dev/sweep/sweep/summarize"
 )
 
 // raceGrid is a race of burner builds at one level: 200us the best,
@@ -53,7 +54,7 @@ func TestRaceBurner(t *testing.T) {
 	if rc == nil {
 		t.Fatal("no race block in summary.json")
 	}
-	t.Logf("race: %s", rc.Words)
+	t.Logf("race: %+v", rc)
 	if got := rc.Alpha.Drop + rc.Alpha.Within + rc.Alpha.Confirm; got < 0.0499 || got > 0.0501 {
 		t.Errorf("error budget adds up to %g, want 1 − confidence = 0.05", got)
 	}
@@ -106,9 +107,9 @@ func TestRaceBurner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := RaceSummary(loadConfig(t, t.TempDir(), burnerBlocks()), ws2)
-	if !reflect.DeepEqual(again.Configs, rc.Configs) || again.Stop != rc.Stop {
-		t.Errorf("replay differs:\n%+v\nvs\n%+v", again.Configs, rc.Configs)
+	again := summarize.Summary(summarize.Head(s), ws2)
+	if !reflect.DeepEqual(again.Race, rc) || !reflect.DeepEqual(again.Cells, s.Cells) {
+		t.Errorf("replay differs:\n%+v\nvs\n%+v", again.Race, rc)
 	}
 	checkDealt(t, s, ws)
 }
@@ -156,9 +157,15 @@ func TestRaceResume(t *testing.T) {
 		t.Error("the resumed run changed the windows measured before the interrupt")
 	}
 	bySlot(t, ws) // no key measured twice
-	rs, _ := RaceSummary(cfg, ws)
-	if rs.Stop != "field" || !reflect.DeepEqual(rs.Finalists, []string{"burn=200us"}) {
-		t.Errorf("resumed race: stop %q, finalists %v; want field, [burn=200us] (%s)", rs.Stop, rs.Finalists, rs.Words)
+	s, err := rundir.ReadSummary(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs := s.Race; rs.Stop != sweep.StopField || !reflect.DeepEqual(rs.Finalists, []string{"burn=200us"}) {
+		t.Errorf("resumed race: stop %q, finalists %v; want field, [burn=200us] (%+v)", rs.Stop, rs.Finalists, rs)
+	}
+	if again := summarize.Summary(summarize.Head(s), ws).Race; !reflect.DeepEqual(again, s.Race) {
+		t.Errorf("the resumed race's summary is not what its windows give:\n%+v\nvs\n%+v", s.Race, again)
 	}
 }
 
@@ -201,7 +208,7 @@ finalists = 2
 	if s.Race == nil {
 		t.Fatal("no race block")
 	}
-	t.Logf("race: %s", s.Race.Words)
+	t.Logf("race: %+v", s.Race)
 	var zero sweep.RaceConfig
 	for _, e := range s.Race.Configs {
 		if e.Config == "linear_memory_keep_resident=0" {
@@ -231,8 +238,14 @@ func TestRaceBudget(t *testing.T) {
 	if s.Race == nil || s.Race.Stop != "budget" || s.Race.Rounds != 1 {
 		t.Fatalf("race %+v, want stopped by the budget after 1 round", s.Race)
 	}
-	if !strings.Contains(s.Race.Words, "run.budget stopped it: the best is among these 5") {
-		t.Errorf("words %q", s.Race.Words)
+	left := 0
+	for _, e := range s.Race.Configs {
+		if e.Reason == sweep.RaceFinalist || e.Reason == sweep.RaceUnconfirmed {
+			left++
+		}
+	}
+	if left != 5 {
+		t.Errorf("%d configs left when the budget stopped the race, want all 5 (%+v)", left, s.Race.Configs)
 	}
 	if len(s.Race.Finalists) != 2 {
 		t.Errorf("finalists %v, want 2", s.Race.Finalists)
@@ -242,7 +255,7 @@ func TestRaceBudget(t *testing.T) {
 	// "eliminated".
 	unconfirmed := 0
 	for _, e := range s.Race.Configs {
-		if e.Reason != "survivor" || e.Config == s.Baseline {
+		if e.Reason != sweep.RaceUnconfirmed || e.Config == s.Baseline {
 			continue
 		}
 		unconfirmed++
@@ -327,6 +340,6 @@ func checkDealt(t *testing.T, s sweep.Summary, ws []sweep.Window) {
 		}
 	}
 	if !moved {
-		t.Errorf("burn=200us never raced in the first block (race: %s)", s.Race.Words)
+		t.Errorf("burn=200us never raced in the first block (race: %+v)", s.Race)
 	}
 }

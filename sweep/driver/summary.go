@@ -1,59 +1,44 @@
 package driver
 
 import (
+	"errors"
 	"slices"
 	"time"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
-	"github.com/sweep-dev/sweep/sweep/race"
+	"github.com/sweep-dev/sweep/sweep/policy"
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
-	"github.com/sweep-dev/sweep/sweep/schedule"
 	"github.com/sweep-dev/sweep/sweep/shard"
 	"github.com/sweep-dev/sweep/sweep/stats"
 	"github.com/sweep-dev/sweep/sweep/summarize"
 )
 
-// WriteSummary analyses the windows on disk in dir and writes
-// summary.json (rundir.WriteSummary). It returns the summary it wrote.
-func WriteSummary(dir string, c *config.Config, env sweep.Environment, steps []schedule.Step, sh shard.Spec) (sweep.Summary, error) {
+// ErrRaceShard is returned by Run for -shard with load.rounds = "race".
+var ErrRaceShard = errors.New("race cannot be sharded")
+
+// WriteSummary summarises the windows on disk in dir for the run head
+// describes (summarize.Summary, the one maker of summary.json) and
+// writes summary.json. It returns the summary it wrote.
+func WriteSummary(dir string, head sweep.Summary) (sweep.Summary, error) {
 	ws, err := results.Read(rundir.Dir(dir).Results())
 	if err != nil {
 		return sweep.Summary{}, err
 	}
-	s := Summarize(c, env, steps, ws, sh)
+	s := summarize.Summary(head, ws)
 	return s, rundir.WriteSummary(dir, s)
 }
 
-// Summarize builds the summary of a run from its windows. steps is what
-// the run planned to measure: the whole plan, or shard sh's part of it.
-// Its head (head) is the config's part; the rest is summarize.Summary's.
-//
-// A race's verdicts come from its confirmation rounds only, at their share
-// of the error budget (race.Split); its race rounds give the race block
-// and the eliminated configs' cells.
-func Summarize(c *config.Config, env sweep.Environment, steps []schedule.Step, ws []sweep.Window, sh shard.Spec) sweep.Summary {
-	h := head(c, env, steps, sh)
-	if !c.Load.Race {
-		return summarize.Summary(h, ws)
-	}
-	s := summarize.Subset(h, ws, confirmWindows(ws), 1-race.Split(c.Analysis.Confidence).Confirm)
-	var extra []sweep.Cell
-	s.Race, extra = RaceSummary(c, ws)
-	s.Cells = append(s.Cells, extra...)
-	s.Plan.Rounds = s.Race.ConfirmRounds // the rounds per level that gave verdicts
-	return s
-}
-
-// head is what a run of c (shard sh of it, measuring steps) states before
-// its first window: its name, plan, baseline and A/A twin, environment
-// and preflight warnings.
-func head(c *config.Config, env sweep.Environment, steps []schedule.Step, sh shard.Spec) sweep.Summary {
+// Head is what a run of c (shard sh of it) states before its first
+// window: its name, plan (all the policy needs to decide and replay),
+// baseline and A/A twin, environment and preflight warnings.
+// Plan.Windows is left 0: the run sets it to what its policy handed out.
+func Head(c *config.Config, env sweep.Environment, sh shard.Spec) sweep.Summary {
 	blocks := Blocks(c)
-	resolve := 0.0
+	resolve, minRounds := 0.0, 0
 	if c.Load.Auto {
-		resolve = c.Analysis.Resolve
+		resolve, minRounds = c.Analysis.Resolve, AutoMin(c)
 	}
 	s := sweep.Summary{
 		SchemaVersion: sweep.SchemaVersion,
@@ -63,15 +48,18 @@ func head(c *config.Config, env sweep.Environment, steps []schedule.Step, sh sha
 		Plan: sweep.Plan{
 			Points: c.Points, Concurrency: c.Load.Concurrency, Rounds: c.Load.Rounds,
 			Warmup: c.Load.Warmup, Duration: c.Load.Duration,
-			Slots: len(Slots(c)), Windows: schedule.Measured(steps),
+			Slots:     len(Slots(c)),
 			Objective: c.Analysis.Objective, TargetConc: c.Analysis.TargetConcurrency,
 			CliffRate: c.Analysis.CliffErrorRate, Confidence: c.Analysis.Confidence, Restarts: c.Run.Restarts,
-			Slices: c.Load.Slices(), RoundsAuto: c.Load.Auto, Resolve: resolve,
+			Slices: c.Load.Slices(), RoundsAuto: c.Load.Auto, Resolve: resolve, MinRounds: minRounds, Seed: c.Run.Seed,
 			Blocks: len(blocks), BlockSize: c.Run.BlockSize,
 			MaxRSS: int64(c.Analysis.MaxRSS), MaxReserved: int64(c.Analysis.MaxReserved),
 		},
 		Baseline: BaselineLabel(c),
 		AAConfig: AALabel(c),
+	}
+	if c.Load.Race {
+		s.Plan.Race = racePlan(c)
 	}
 	if !sh.Whole() {
 		s.Plan.Shard = sh.String()
@@ -92,6 +80,38 @@ func head(c *config.Config, env sweep.Environment, steps []schedule.Step, sh sha
 	}
 	s.Warnings = PreflightWarnings(c, env.Plugins, full, maxC)
 	return s
+}
+
+// racePlan is a race's plan: its settings, and the points whose pool
+// limits are below the target level (builtin target), dropped before the
+// first round outside the error budget.
+func racePlan(c *config.Config) *sweep.RacePlan {
+	rp := &sweep.RacePlan{Clip: c.Analysis.RaceClip, Epsilon: c.Analysis.Resolve, Finalists: c.Analysis.Finalists, MaxRounds: c.Load.MaxRounds}
+	if c.Target.Kind == sweep.TargetCommand {
+		return rp
+	}
+	for _, p := range c.Points {
+		if ws := stats.PoolWarnings([]sweep.Point{sweep.Point(c.Settings(p))}, c.Analysis.TargetConcurrency); len(ws) > 0 {
+			rp.Infeasible = append(rp.Infeasible, sweep.RaceDrop{Config: p.Label(), Why: sweep.RacePreflight + ws[0].Message})
+		}
+	}
+	return rp
+}
+
+// Policy is the policy of a run of c (shard sh of it): what it measures,
+// decided as it goes (package policy), over the head Head gives.
+func Policy(c *config.Config, head sweep.Summary, sh shard.Spec) (policy.Policy, error) {
+	return policy.New(policy.Design{Head: head, Blocks: shardBlocks(c, sh), Budget: c.Run.Budget})
+}
+
+// AutoMin is an adaptive run's rounds per level before any is added:
+// load.min_rounds, or when unset one more than the fewest pairs with which
+// the signed-rank test can reach the correction's strictest level.
+func AutoMin(c *config.Config) int {
+	if c.Load.MinRounds > 0 {
+		return c.Load.MinRounds
+	}
+	return min(roundsNeeded(c)+1, c.Load.MaxRounds)
 }
 
 // poolUse is what a request of the point labelled label holds from the

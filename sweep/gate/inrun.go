@@ -155,7 +155,7 @@ func inRunRow(c, base sweep.Cell, m sweep.Metric, threshold float64) Row {
 	case d.Verdict == sweep.VerdictWorse:
 		r.Note = fmt.Sprintf("worse, but not surely by more than the %s threshold", pct(threshold))
 	default:
-		r.Note = d.Verdict
+		r.Note = string(d.Verdict)
 	}
 	return r
 }

@@ -1,7 +1,8 @@
 // Package merge combines the shards of one sweep (runs with -shard i/n)
-// into one run directory: a pure function of the shards' data (their
-// config.toml bytes, summaries and windows), so it runs on any machine
-// and without cgo.
+// into one run directory, or summarises one whole run again into a new
+// one: a pure function of the runs' data (their config.toml bytes, the
+// heads of their summaries and their windows, summarize.Summary), so it
+// runs on any machine and without cgo, for every kind of run.
 package merge
 
 import (
@@ -35,7 +36,8 @@ type Shard struct {
 	Windows []sweep.Window
 }
 
-// ReadShard reads the run directory of one shard (a run with -shard).
+// ReadShard reads the run directory of one shard (a run with -shard), or
+// of a whole run (Spec the zero Spec).
 func ReadShard(dir string) (Shard, error) {
 	sh := Shard{Dir: dir}
 	var err error
@@ -45,11 +47,10 @@ func ReadShard(dir string) (Shard, error) {
 	if sh.Origin, err = rundir.ReadOrigin(dir); err != nil {
 		return sh, err
 	}
-	if sh.Origin.Shard == "" {
-		return sh, &Error{fmt.Sprintf("%s is not a shard: it ran the whole plan (no -shard)", dir)}
-	}
-	if sh.Spec, err = shard.Parse(sh.Origin.Shard); err != nil {
-		return sh, fmt.Errorf("%s: %w", rundir.Dir(dir).Origin(), err)
+	if sh.Origin.Shard != "" {
+		if sh.Spec, err = shard.Parse(sh.Origin.Shard); err != nil {
+			return sh, fmt.Errorf("%s: %w", rundir.Dir(dir).Origin(), err)
+		}
 	}
 	if sh.Summary, err = rundir.ReadSummary(dir); err != nil {
 		return sh, err
@@ -68,6 +69,11 @@ func check(shards []Shard) error {
 		return &Error{"no shard directories given"}
 	}
 	first := shards[0]
+	for _, s := range shards {
+		if s.Spec.Whole() && len(shards) > 1 {
+			return &Error{fmt.Sprintf("%s ran the whole plan (no -shard): merge shards of one sweep, or give one whole run alone to summarise it again", s.Dir)}
+		}
+	}
 	seen := map[int]string{}
 	for _, s := range shards {
 		switch {
@@ -94,7 +100,10 @@ func check(shards []Shard) error {
 // writes the same bytes. Shards not given leave the merged run
 // incomplete, with a warning naming them; when the shards ran on
 // different machines a warning says that absolute levels are not
-// comparable across them. It returns the summary.
+// comparable across them. One whole run given alone is summarised again
+// from its head and windows (a race replayed from them): the summary.json
+// it wrote, when the build summarises as the one that ran it. It returns
+// the summary.
 func Merge(shards []Shard, out string) (sweep.Summary, error) {
 	if err := check(shards); err != nil {
 		return sweep.Summary{}, err
@@ -105,11 +114,16 @@ func Merge(shards []Shard, out string) (sweep.Summary, error) {
 	shards = slices.Clone(shards)
 	slices.SortFunc(shards, func(a, b Shard) int { return a.Spec.Index - b.Spec.Index })
 	var ws []sweep.Window
-	head := shards[0].Summary
-	head.Plan.Shard, head.Plan.ShardBlocks, head.Plan.Windows, head.Plan.Merged = "", nil, 0, nil
-	head.Warnings = preflight(shards[0].Summary.Warnings)
+	head := summarize.Head(shards[0].Summary)
+	whole := shards[0].Spec.Whole()
+	if !whole {
+		head.Plan.Shard, head.Plan.ShardBlocks, head.Plan.Windows, head.Plan.Merged = "", nil, 0, nil
+	}
 	for _, s := range shards {
 		ws = append(ws, s.Windows...)
+		if whole {
+			continue
+		}
 		head.Plan.Windows += s.Summary.Plan.Windows
 		head.Plan.Merged = append(head.Plan.Merged, s.Spec.String())
 		if s.Summary.Created.Before(head.Created) {
@@ -129,6 +143,9 @@ func Merge(shards []Shard, out string) (sweep.Summary, error) {
 		return sweep.Summary{}, err
 	}
 	s := summarize.Summary(head, ws)
+	if whole {
+		return s, rundir.WriteSummary(out, s)
+	}
 	extra := mergeWarnings(shards)
 	missing := slices.ContainsFunc(extra, func(w sweep.Warning) bool { return w.Code == sweep.WarnMissingShards })
 	for i, w := range s.Warnings {
@@ -142,19 +159,6 @@ func Merge(shards []Shard, out string) (sweep.Summary, error) {
 	}
 	s.Warnings = append(extra, s.Warnings...)
 	return s, rundir.WriteSummary(out, s)
-}
-
-// preflight is the warnings of a shard's summary that were known before
-// its first window (the pool limits of the config, the same in every
-// shard).
-func preflight(ws []sweep.Warning) []sweep.Warning {
-	var out []sweep.Warning
-	for _, w := range ws {
-		if w.Code == sweep.WarnPoolLimit {
-			out = append(out, w)
-		}
-	}
-	return out
 }
 
 // mergeWarnings: missing shards, and shards that ran on different

@@ -65,8 +65,24 @@ func TestMerge(t *testing.T) {
 			t.Errorf("%s differs between the merges of 0,1 and 1,0", f)
 		}
 	}
-	if _, err := ReadShard(a); err == nil || !strings.Contains(err.Error(), "is not a shard") {
-		t.Errorf("ReadShard of a merged run: %v, want \"is not a shard\"", err)
+	// A whole run (here the merged one) given alone is summarised again:
+	// the same summary.json, byte for byte; beside a shard it is refused.
+	m, err := ReadShard(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := filepath.Join(dir, "again")
+	if _, err := Merge([]Shard{m}, again); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := os.ReadFile(filepath.Join(a, rundir.SummaryFile))
+	y, _ := os.ReadFile(filepath.Join(again, rundir.SummaryFile))
+	if !bytes.Equal(x, y) {
+		t.Errorf("a whole run summarised again differs from its summary.json")
+	}
+	var me *Error
+	if _, err := Merge([]Shard{m, shards[0]}, filepath.Join(dir, "mixed")); !errors.As(err, &me) || !strings.Contains(err.Error(), "ran the whole plan") {
+		t.Errorf("a whole run beside a shard: %v, want an *Error saying it ran the whole plan", err)
 	}
 }
 

@@ -3,23 +3,27 @@ package race
 import (
 	"fmt"
 	"math"
+
+	"github.com/sweep-dev/sweep/sweep"
 )
 
-// Reason says why a config left the race, or that it is a finalist.
-type Reason string
+// Reason says why a config left the race, or that it is a finalist: the
+// data model's sweep.RaceReason, one name per state.
+type Reason = sweep.RaceReason
 
 // Reasons.
 const (
 	// Eliminated: Eᵢ reached 1/α_E (within the error budget).
-	Eliminated Reason = "eliminated"
-	// Infeasible: past the cliff at the target, slot given up, or a pool
-	// limit below the target (outside the error budget).
-	Infeasible Reason = "infeasible"
+	Eliminated = sweep.RaceEliminated
+	// Infeasible: past the cliff at the target, slot given up, a pool
+	// limit below the target or over the memory budget (outside the error
+	// budget).
+	Infeasible = sweep.RaceInfeasible
 	// Finalist: handed to the confirmation (set by Entries once stopped).
-	Finalist Reason = "finalist"
-	// Survivor: still racing, or survived a stopped race without being
+	Finalist = sweep.RaceFinalist
+	// Unconfirmed: still racing, or survived a stopped race without being
 	// among the finalists.
-	Survivor Reason = "survivor"
+	Unconfirmed = sweep.RaceUnconfirmed
 )
 
 // Entry is one config's record in a race.
@@ -30,7 +34,7 @@ type Entry struct {
 	EAtDrop   float64 `json:"e_at_drop,omitempty"`  // Eᵢ when eliminated
 	WorseThan string  `json:"worse_than,omitempty"` // the opponent with the most evidence against it
 	Mean      float64 `json:"mean_log_ratio"`       // mean d while it raced
-	Reason    Reason  `json:"reason"`               // eliminated, infeasible, finalist or survivor
+	Reason    Reason  `json:"reason"`               // eliminated, infeasible, finalist or unconfirmed
 	Why       string  `json:"why,omitempty"`        // an infeasible config's reason in words
 }
 
@@ -57,7 +61,7 @@ func (r *Race) Drop(config, why string) error {
 }
 
 // Entries returns every config's record in New's order. Survivors of a
-// stopped race are Finalist or Survivor; of a running one, Survivor.
+// stopped race are Finalist or Unconfirmed; of a running one, Unconfirmed.
 func (r *Race) Entries() []Entry {
 	out := make([]Entry, len(r.entries))
 	copy(out, r.entries)
@@ -71,7 +75,7 @@ func (r *Race) Entries() []Entry {
 		if out[i].Reason != "" {
 			continue
 		}
-		out[i].Reason = Survivor
+		out[i].Reason = Unconfirmed
 		if fin[out[i].Config] {
 			out[i].Reason = Finalist
 		}

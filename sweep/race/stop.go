@@ -4,23 +4,25 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/sweep-dev/sweep/sweep"
 )
 
-// StopReason says why a race ended.
-type StopReason string
+// StopReason says why a race ended: the data model's sweep.StopReason.
+type StopReason = sweep.StopReason
 
 // Why a race ends.
 const (
 	// StopField: no more than Finalists configs survive.
-	StopField StopReason = "field"
+	StopField = sweep.StopField
 	// StopWithin: the leader is within ε of every other survivor (an
 	// anytime-valid claim at α_S).
-	StopWithin StopReason = "within_epsilon"
+	StopWithin = sweep.StopWithin
 	// StopMaxRounds: MaxRounds were raced; the best is among the survivors.
-	StopMaxRounds StopReason = "max_rounds"
+	StopMaxRounds = sweep.StopMaxRounds
 	// StopBudget: the caller ran out of time (Race.Halt); the best is
 	// among the survivors.
-	StopBudget StopReason = "budget"
+	StopBudget = sweep.StopBudget
 )
 
 // Stop is how a race ended; the zero Stop means it goes on.

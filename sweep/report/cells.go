@@ -98,7 +98,7 @@ func cellColumns(s sweep.Summary, axes []string) []cellColumn {
 			delta("change", func(d sweep.Delta) string { return g(d.Estimate) }),
 			delta("ci_low", func(d sweep.Delta) string { return gp(d.CILow) }),
 			delta("ci_high", func(d sweep.Delta) string { return gp(d.CIHigh) }),
-			delta("verdict", func(d sweep.Delta) string { return d.Verdict }),
+			delta("verdict", func(d sweep.Delta) string { return string(d.Verdict) }),
 			delta("resolution", func(d sweep.Delta) string { return gp(d.Resolution) }),
 			delta("pairs", func(d sweep.Delta) string { return strconv.Itoa(d.Pairs) }))
 	}

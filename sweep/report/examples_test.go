@@ -74,15 +74,7 @@ func TestExampleCurrent(t *testing.T) {
 	if s.Race != nil || len(s.Plan.Merged) > 0 || s.Plan.Shard != "" {
 		t.Fatal("reports/example is a race, a shard or a merge; this test re-summarises a plain run only")
 	}
-	// The head as the run stated it before its first window: its
-	// preflight warnings (pool limits) only; summarize adds the rest.
-	h := s
-	h.Warnings = nil
-	for _, w := range s.Warnings {
-		if w.Code == sweep.WarnPoolLimit {
-			h.Warnings = append(h.Warnings, w)
-		}
-	}
+	h := summarize.Head(s)
 	if err := rundir.WriteSummary(out, summarize.Summary(h, ws)); err != nil {
 		t.Fatal(err)
 	}

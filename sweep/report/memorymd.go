@@ -50,7 +50,7 @@ func memChangeText(c sweep.Cell, mt sweep.MemoryMetric) string {
 		return "—"
 	}
 	s := sweep.MiBChange(ch.MedianMiB)
-	if sweep.RaceOnly(c.VsBaseline[sweep.MetricCPUPerReq].Verdict) {
+	if c.VsBaseline[sweep.MetricCPUPerReq].Verdict.RaceOnly() {
 		return s + " [race data: no interval]"
 	}
 	if ch.CILowMiB == nil || ch.CIHighMiB == nil {

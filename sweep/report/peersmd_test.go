@@ -10,7 +10,7 @@ import (
 
 // peerCell is a candidate cell at c=16 whose CPU/req changed by median
 // within [lo, hi] against the baseline with the given verdict.
-func peerCell(config string, median, lo, hi float64, verdict string) sweep.Cell {
+func peerCell(config string, median, lo, hi float64, verdict sweep.Verdict) sweep.Cell {
 	return sweep.Cell{
 		Config: config, Concurrency: 16, Rounds: 12, CPUUsPerReq: 50,
 		VsBaseline: map[sweep.Metric]sweep.Delta{sweep.MetricCPUPerReq: {

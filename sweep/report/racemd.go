@@ -16,11 +16,11 @@ func (m *mdWriter) race() {
 	if r == nil {
 		return
 	}
-	m.f("## Race\n\n%s.\n\n", capitalize(strings.TrimSuffix(r.Words, ".")))
+	m.f("## Race\n\n%s.\n\n", capitalize(strings.TrimSuffix(raceWords(r), ".")))
 	m.f("- Error budget (1 − confidence): dropping the best %s, a false within-ε stop %s, the confirmation's verdicts %s; ε = %s (analysis.resolve), clip %s (analysis.race_clip), up to %d rounds.\n",
 		share(r.Alpha.Drop), share(r.Alpha.Within), share(r.Alpha.Confirm), share(r.Epsilon), share(r.Clip), r.MaxRounds)
 	unconfirmed := ""
-	if slices.ContainsFunc(r.Configs, func(e sweep.RaceConfig) bool { return e.Reason == "survivor" }) {
+	if slices.ContainsFunc(r.Configs, func(e sweep.RaceConfig) bool { return e.Reason == sweep.RaceUnconfirmed }) {
 		unconfirmed = fmt.Sprintf(", or `%s` for a survivor that was not a finalist (never shown worse: it may be as good as the pick)", sweep.VerdictUnconfirmed)
 	}
 	m.f("- The race's windows chose who went on, so they are selected data: a config the race left out keeps its c=%d cell from them with the verdict `%s`%s, never better or worse and with no interval; the finalists' verdicts use the confirmation rounds only.\n\n",
@@ -31,10 +31,10 @@ func (m *mdWriter) race() {
 	m.f("| config | race | rounds | left after | E at drop | change at c=%d (race) | why |\n|---|---|---|---|---|---|---|\n", r.Concurrency)
 	for _, e := range r.Configs {
 		left, ev, why := "", "", e.Why
-		if e.Reason == "eliminated" || e.Reason == "infeasible" {
+		if e.Reason == sweep.RaceEliminated || e.Reason == sweep.RaceInfeasible {
 			left = fmt.Sprintf("round %d", e.DroppedAt)
 		}
-		if e.Reason == "eliminated" {
+		if e.Reason == sweep.RaceEliminated {
 			ev = fmt.Sprintf("%.0f", e.EAtDrop)
 			why = "worse than " + e.WorseThan
 		}

@@ -24,7 +24,6 @@ func TestRaceMarkdown(t *testing.T) {
 			{Config: "keep=256KiB", Rounds: 9, Reason: "finalist", Change: -0.58},
 			{Config: "keep=1MiB", Rounds: 3, Reason: "infeasible", DroppedAt: 3, Why: "past the capacity cliff at c=16"},
 		},
-		Words: "raced 4 configs at c=16 for 9 rounds: 1 eliminated, 1 infeasible; stopped with 2 left",
 	}}
 	var b bytes.Buffer
 	m := &mdWriter{s: s}

@@ -22,7 +22,7 @@ func raceOnlySummary(t *testing.T) sweep.Summary {
 	if err != nil {
 		t.Fatal(err)
 	}
-	verdicts := map[string]string{
+	verdicts := map[string]sweep.Verdict{
 		"linear_memory_keep_resident=1MiB": sweep.VerdictEliminated,
 		"linear_memory_keep_resident=4MiB": sweep.VerdictUnconfirmed,
 	}
@@ -53,9 +53,8 @@ func raceOnlySummary(t *testing.T) sweep.Summary {
 		Configs: []sweep.RaceConfig{
 			{Config: "linear_memory_keep_resident=0", Rounds: 20, Reason: "finalist"},
 			{Config: "linear_memory_keep_resident=1MiB", Rounds: 2, Reason: "eliminated", DroppedAt: 2, EAtDrop: 51, WorseThan: "linear_memory_keep_resident=0"},
-			{Config: "linear_memory_keep_resident=4MiB", Rounds: 20, Reason: "survivor"},
+			{Config: "linear_memory_keep_resident=4MiB", Rounds: 20, Reason: sweep.RaceUnconfirmed},
 		},
-		Words: "raced 3 configs at c=16 for 20 rounds: 1 eliminated, 0 infeasible; load.max_rounds stopped it: the best is among these 2",
 	}
 	return s
 }

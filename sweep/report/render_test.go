@@ -254,7 +254,7 @@ func checkCells(t *testing.T, dir string) {
 			t.Errorf("cells.csv row %d: %s c=%s, want %s c=%d", i+1, r[col["config"]], r[col["concurrency"]], c.Config, c.Concurrency)
 		}
 		d, ok := c.VsBaseline[sweep.MetricCPUPerReq]
-		if got := r[col["cpu_us_per_req.verdict"]]; ok && got != d.Verdict || !ok && got != "" {
+		if got := r[col["cpu_us_per_req.verdict"]]; ok && got != string(d.Verdict) || !ok && got != "" {
 			t.Errorf("cells.csv row %d (%s c=%d): cpu verdict %q, want %q", i+1, c.Config, c.Concurrency, got, d.Verdict)
 		}
 	}

@@ -172,7 +172,7 @@ func deltaText(c sweep.Cell, metric sweep.Metric) string {
 	if !ok {
 		return "—"
 	}
-	if sweep.RaceOnly(d.Verdict) {
+	if d.Verdict.RaceOnly() {
 		return change(d.Median) + " [race data: no interval]"
 	}
 	if d.CILow == nil || d.CIHigh == nil {
@@ -233,7 +233,7 @@ func verdictText(c sweep.Cell) string {
 	default:
 		for _, m := range []sweep.Metric{sweep.MetricCPUPerReq, sweep.MetricRPS} {
 			if d, ok := c.VsBaseline[m]; ok && detected(d) {
-				parts = append(parts, m.Label()+" "+d.Verdict)
+				parts = append(parts, m.Label()+" "+string(d.Verdict))
 			}
 		}
 		cpu, ok := c.VsBaseline[sweep.MetricCPUPerReq]
@@ -242,9 +242,9 @@ func verdictText(c sweep.Cell) string {
 		case ok && cpu.Verdict == sweep.VerdictUndecided:
 			parts = append(parts, undecidedWords(cpu))
 		case ok && cpu.Resolution != nil:
-			parts = append(parts, fmt.Sprintf("%s (CPU/req within ±%.1f%%)", sweep.VerdictNoChange, 100**cpu.Resolution))
+			parts = append(parts, fmt.Sprintf("%s (CPU/req within ±%.1f%%)", string(sweep.VerdictNoChange), 100**cpu.Resolution))
 		case ok:
-			parts = append(parts, cpu.Verdict)
+			parts = append(parts, string(cpu.Verdict))
 		default:
 			parts = append(parts, "no comparison")
 		}

@@ -144,7 +144,7 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 			case d.Verdict == sweep.VerdictUndecided:
 				fill = fade(sr.Color, 0.06)
 				anyUndecided = true
-			case sweep.RaceOnly(d.Verdict):
+			case d.Verdict.RaceOnly():
 				// A description of selected data, not a verdict: it must
 				// not read as "no detectable change".
 				fill = color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
@@ -177,7 +177,7 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 			if d.CILow != nil && d.CIHigh != nil {
 				wlo, whi = *d.CILow, *d.CIHigh
 				anyCI = true
-			} else if sweep.RaceOnly(d.Verdict) {
+			} else if d.Verdict.RaceOnly() {
 				anyRaceQ = true
 			} else {
 				anyQ = true

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/stats"
@@ -51,7 +52,23 @@ func ReadSummaryFile(path string) (sweep.Summary, error) {
 	if s.SchemaVersion == 2 || s.SchemaVersion == 3 {
 		undecided(s.Cells)
 	}
+	if s.SchemaVersion <= 4 && s.Race != nil && s.Plan.Race == nil {
+		s.Plan.Race = racePlan(s.Race)
+	}
 	return s, nil
+}
+
+// racePlan is the plan of a race in a summary written before the plan
+// recorded it (schema 4), read back from its race block: the settings,
+// and the configs the preflight dropped before the first round.
+func racePlan(r *sweep.RaceSummary) *sweep.RacePlan {
+	rp := &sweep.RacePlan{Clip: r.Clip, Epsilon: r.Epsilon, Finalists: r.FinalistsWanted, MaxRounds: r.MaxRounds}
+	for _, e := range r.Configs {
+		if e.Reason == sweep.RaceInfeasible && e.Rounds == 0 && strings.HasPrefix(e.Why, sweep.RacePreflight) {
+			rp.Infeasible = append(rp.Infeasible, sweep.RaceDrop{Config: e.Config, Why: e.Why})
+		}
+	}
+	return rp
 }
 
 // undecided gives the comparisons of a schema 2 or 3 summary that had no

@@ -9,13 +9,13 @@ import (
 
 // Three slots, one level, three rounds: every slot takes every position
 // once, and the warmup runs in round 0's order.
-func ExamplePlan() {
+func ExampleSteps() {
 	slots := []schedule.Slot{
 		{Index: 0, Config: "linear_memory_keep_resident=0", Baseline: true},
 		{Index: 1, Config: "linear_memory_keep_resident=64KiB"},
 		{Index: 2, Config: "linear_memory_keep_resident=0 [A/A]", AA: true},
 	}
-	steps := schedule.Plan(slots, []int{16}, 3, 2)
+	steps := schedule.Steps(slots, []int{16}, 3, 2)
 	for _, s := range steps {
 		fmt.Printf("c=%d round %2d pos %d slot %d\n", s.Concurrency, s.Round, s.Position, s.Slot.Index)
 	}

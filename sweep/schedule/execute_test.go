@@ -82,7 +82,7 @@ func (f *fakeRunner) emit(w sweep.Window) error {
 }
 
 func TestExecuteOrder(t *testing.T) {
-	steps := Plan(abc, []int{1, 4}, 2, 2)
+	steps := Steps(abc, []int{1, 4}, 2, 2)
 	f := &fakeRunner{fail: map[int]bool{1: true}}
 	if err := Execute(context.Background(), steps, nil, f, f.emit); err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestExecuteOrder(t *testing.T) {
 }
 
 func TestExecuteResume(t *testing.T) {
-	steps := Plan(abc, []int{1, 4}, 2, 2)
+	steps := Steps(abc, []int{1, 4}, 2, 2)
 	key := func(slot, c, r int) sweep.WindowKey { return sweep.WindowKey{Slot: slot, Concurrency: c, Round: r} }
 	level1 := map[sweep.WindowKey]bool{}
 	for _, s := range steps {
@@ -206,7 +206,7 @@ func fullLog(t *testing.T, steps []Step) []string {
 }
 
 func TestExecuteCancel(t *testing.T) {
-	steps := Plan(abc, []int{1}, 2, 2) // round 0: A C B
+	steps := Steps(abc, []int{1}, 2, 2) // round 0: A C B
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	f := &fakeRunner{}
@@ -241,7 +241,7 @@ func TestExecuteCancel(t *testing.T) {
 }
 
 func TestExecuteFatal(t *testing.T) {
-	steps := Plan(abc, []int{1}, 2, 2)
+	steps := Steps(abc, []int{1}, 2, 2)
 	for _, tc := range []struct {
 		errAt   string
 		want    string
@@ -321,7 +321,7 @@ func TestExecuteRemeasure(t *testing.T) {
 		{"a re-measure first", []sweep.Window{re}, 0, "twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			steps := Plan(abc[:1], []int{1}, 2, 0)
+			steps := Steps(abc[:1], []int{1}, 2, 0)
 			f := &scriptRunner{script: tc.script}
 			err := Execute(context.Background(), steps, nil, f, f.emit)
 			if tc.err != "" {

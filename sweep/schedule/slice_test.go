@@ -29,7 +29,7 @@ func TestSliceOrder(t *testing.T) {
 // TestExecuteRounds: the runner gets each round's measured steps at once,
 // in position order, without the ones already done (-resume).
 func TestExecuteRounds(t *testing.T) {
-	steps := Plan(abc, []int{1}, 2, 2)
+	steps := Steps(abc, []int{1}, 2, 2)
 	done := map[sweep.WindowKey]bool{{Slot: 1, Concurrency: 1, Round: 0}: true}
 	var rounds []string
 	f := &fakeRunner{rounds: &rounds}

@@ -32,7 +32,7 @@ func TestBlocksPairWithinBlock(t *testing.T) {
 	for _, tt := range []struct {
 		config  string
 		change  float64
-		verdict string
+		verdict sweep.Verdict
 	}{
 		{"kr=a", -0.10, sweep.VerdictBetter},
 		{"kr=b", 0, sweep.VerdictNoChange},

@@ -58,7 +58,7 @@ func TestDecide(t *testing.T) {
 		rs     []float64
 		level  float64
 		metric sweep.Metric
-		want   string
+		want   sweep.Verdict
 		noCI   bool
 		needed int // Delta.Needed: set only when undecided
 	}{

@@ -10,6 +10,8 @@ import (
 	"fmt"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/policy"
+	"github.com/sweep-dev/sweep/sweep/race"
 	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
@@ -31,22 +33,37 @@ func options(head sweep.Summary) stats.Options {
 	}
 }
 
-// Summary is the summary of the windows ws of the run head describes.
-// head.Plan.Windows is the number of windows the run planned; Measured,
-// Remeasured and Complete come from ws, and so do the cells, cliffs,
-// tradeoffs, recommendation, block drift and the analysis's warnings,
-// after head's own (preflight) warnings. The verdicts are corrected as
-// the analysis counts its family (plan.family, plan.rounds_needed).
+// Summary is the summary of the windows ws of the run head describes:
+// the one maker of summary.json. head.Plan.Windows is the number of
+// windows the run planned; Measured, Remeasured and Complete come from
+// ws, and so do the cells, cliffs, tradeoffs, recommendation, block
+// drift and the analysis's warnings, after head's own warnings (the
+// preflight's, the profiler's). The verdicts are corrected as the
+// analysis counts its family (plan.family, plan.rounds_needed).
+//
+// A race's verdicts come from its confirmation rounds only
+// (policy.VerdictWindows), at their share of the error budget
+// (race.Split); its race rounds give the race block, replayed from ws,
+// and the cells of the configs it did not confirm. Its Plan.Rounds is
+// the confirmation's rounds per level, which gave the verdicts.
 func Summary(head sweep.Summary, ws []sweep.Window) sweep.Summary {
-	return Subset(head, ws, ws, head.Plan.Confidence)
+	p := head.Plan
+	if p.Race == nil {
+		return analyze(head, ws, ws, p.Confidence)
+	}
+	s := analyze(head, ws, policy.VerdictWindows(p, ws), 1-race.Split(p.Confidence).Confirm)
+	var extra []sweep.Cell
+	s.Race, extra = raceSummary(head, ws)
+	s.Cells = append(s.Cells, extra...)
+	s.Plan.Rounds = s.Race.ConfirmRounds
+	return s
 }
 
-// Subset is Summary with the analysis (cells, verdicts, recommendation)
+// analyze is Summary with the analysis (cells, verdicts, recommendation)
 // made from the windows analyzed only, at family-wise confidence
-// confidence: a race's confirmation rounds, at their share of the run's
-// error budget. Measured and Complete still count every window of ws, and
+// confidence. Measured and Complete still count every window of ws, and
 // the plan keeps the run's own confidence.
-func Subset(head sweep.Summary, ws, analyzed []sweep.Window, confidence float64) sweep.Summary {
+func analyze(head sweep.Summary, ws, analyzed []sweep.Window, confidence float64) sweep.Summary {
 	seen := map[sweep.WindowKey]bool{}
 	remeasured := 0
 	for _, w := range ws {

@@ -45,10 +45,10 @@ func orders(t *testing.T, steps []Step) []string {
 	return lines
 }
 
-func TestPlanOrder(t *testing.T) {
+func TestStepsOrder(t *testing.T) {
 	// Seed 2 gives base order A C B at c=1 and B A C at c=4; each round
 	// shifts the base left by the round index.
-	got := orders(t, Plan(abc, []int{1, 4}, 3, 2))
+	got := orders(t, Steps(abc, []int{1, 4}, 3, 2))
 	want := []string{
 		"c=1 r=-1: ACB",
 		"c=1 r=0: ACB",
@@ -60,15 +60,15 @@ func TestPlanOrder(t *testing.T) {
 		"c=4 r=2: CBA",
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("Plan order:\n got %q\nwant %q", got, want)
+		t.Fatalf("Steps order:\n got %q\nwant %q", got, want)
 	}
-	steps := Plan(abc, []int{1, 4}, 3, 2)
+	steps := Steps(abc, []int{1, 4}, 3, 2)
 	if s := steps[7]; s.Slot.Index != 1 || !reflect.DeepEqual(s.Slot, abc[1]) {
 		t.Errorf("step 7 slot = %+v, want slot B carried whole", s.Slot)
 	}
 }
 
-func TestPlanBalance(t *testing.T) {
+func TestStepsBalance(t *testing.T) {
 	for _, tc := range []struct {
 		slots, rounds int
 		seed          int64
@@ -82,7 +82,7 @@ func TestPlanBalance(t *testing.T) {
 				slots[i] = Slot{Index: 10 + i, Config: fmt.Sprint("cfg", i)}
 			}
 			levels := []int{1, 16, 64}
-			steps := Plan(slots, levels, tc.rounds, tc.seed)
+			steps := Steps(slots, levels, tc.rounds, tc.seed)
 			if got, want := len(steps), len(levels)*tc.slots*(tc.rounds+1); got != want {
 				t.Fatalf("len = %d, want %d", got, want)
 			}
@@ -143,12 +143,12 @@ func TestPlanBalance(t *testing.T) {
 	}
 }
 
-func TestPlanSeeds(t *testing.T) {
-	if !reflect.DeepEqual(Plan(abc, []int{1, 4}, 3, 11), Plan(abc, []int{1, 4}, 3, 11)) {
-		t.Fatal("Plan is not deterministic for a fixed seed")
+func TestStepsSeeds(t *testing.T) {
+	if !reflect.DeepEqual(Steps(abc, []int{1, 4}, 3, 11), Steps(abc, []int{1, 4}, 3, 11)) {
+		t.Fatal("Steps is not deterministic for a fixed seed")
 	}
 	base := func(seed int64, c int) string {
-		line := orders(t, Plan(abc, []int{c}, 1, seed))[1]
+		line := orders(t, Steps(abc, []int{c}, 1, seed))[1]
 		return line[strings.Index(line, ": ")+2:]
 	}
 	if a, b := base(2, 1), base(7, 1); a == b {
@@ -180,7 +180,7 @@ func TestPlanSeeds(t *testing.T) {
 	}
 }
 
-func TestPlanEmpty(t *testing.T) {
+func TestStepsEmpty(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		slots  []Slot
@@ -192,14 +192,14 @@ func TestPlanEmpty(t *testing.T) {
 		{"zero rounds", abc, []int{1}, 0},
 		{"negative rounds", abc, []int{1}, -1},
 	} {
-		if got := Plan(tc.slots, tc.levels, tc.rounds, 1); got != nil {
-			t.Errorf("%s: Plan = %d steps, want nil", tc.name, len(got))
+		if got := Steps(tc.slots, tc.levels, tc.rounds, 1); got != nil {
+			t.Errorf("%s: Steps = %d steps, want nil", tc.name, len(got))
 		}
 	}
 }
 
 func TestEstimate(t *testing.T) {
-	steps := Plan(abc, []int{1, 4}, 3, 2) // 6 warmups, 18 measured
+	steps := Steps(abc, []int{1, 4}, 3, 2) // 6 warmups, 18 measured
 	for _, tc := range []struct {
 		warmup, duration, overhead time.Duration
 		want                       time.Duration

@@ -53,7 +53,7 @@ func (s Step) Key() sweep.WindowKey {
 	return sweep.WindowKey{Slot: s.Slot.Index, Concurrency: s.Concurrency, Round: s.Round}
 }
 
-// Plan returns every step of a run. For each concurrency level, in the
+// Steps returns every step of a run. For each concurrency level, in the
 // order given: one warmup step per slot (Warmup true, Round -1, in round
 // 0's order), then rounds rounds in which every slot takes exactly one
 // measured window.
@@ -65,12 +65,12 @@ func (s Step) Key() sweep.WindowKey {
 // seeded with (seed, c), so it differs between levels and seeds and is
 // the same for the same seed on every machine and Go release.
 //
-// Plan returns nil when there are no slots, no levels or rounds < 1.
+// Steps returns nil when there are no slots, no levels or rounds < 1.
 //
-// Plan orders the slots of one block; a run of several blocks is the
+// Steps orders the slots of one block; a run of several blocks is the
 // concatenation of their plans (the driver gives each block its own
 // seed).
-func Plan(slots []Slot, concurrency []int, rounds int, seed int64) []Step {
+func Steps(slots []Slot, concurrency []int, rounds int, seed int64) []Step {
 	n := len(slots)
 	if n == 0 || len(concurrency) == 0 || rounds < 1 {
 		return nil
@@ -94,7 +94,7 @@ func Plan(slots []Slot, concurrency []int, rounds int, seed int64) []Step {
 // Round returns the measured steps of one more round of an adaptive run
 // at one level: slots are the ones still measured (the baseline and the
 // configs not yet resolved, in slot order), in an order rotated like
-// Plan's: position p runs slots[base[(p+round) mod n]], base a seeded
+// Steps': position p runs slots[base[(p+round) mod n]], base a seeded
 // permutation of the n slots for (seed, concurrency).
 func Round(slots []Slot, concurrency, round int, seed int64) []Step {
 	n := len(slots)

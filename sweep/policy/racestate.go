@@ -1,4 +1,4 @@
-package driver
+package policy
 
 import (
 	"fmt"
@@ -6,49 +6,56 @@ import (
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
-	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/race"
 	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
 // This file turns a race's windows into its decisions (package race
-// decides; this reads results). The same code runs live, after each race
-// round, and over results.jsonl (-resume, Summarize), so a replay makes
+// decides; this reads windows). The same code runs live, after each race
+// round, and over results.jsonl (-resume, summarize), so a replay makes
 // the decisions the run made.
 
-// RaceParams are the race parameters of a config with load.rounds = "race".
-func RaceParams(c *config.Config) race.Params {
-	b := race.Split(c.Analysis.Confidence)
-	return race.Params{AlphaE: b.Drop, AlphaS: b.Within, Clip: c.Analysis.RaceClip,
-		Epsilon: c.Analysis.Resolve, Finalists: c.Analysis.Finalists, MaxRounds: c.Load.MaxRounds}
+// RaceParams are the parameters of the race plan p describes (p.Race set).
+func RaceParams(p sweep.Plan) race.Params {
+	b := race.Split(p.Confidence)
+	return race.Params{AlphaE: b.Drop, AlphaS: b.Within, Clip: p.Race.Clip,
+		Epsilon: p.Race.Epsilon, Finalists: p.Race.Finalists, MaxRounds: p.Race.MaxRounds}
+}
+
+// ConfirmRounds is the confirmation's rounds per level for n finalists
+// other than the baseline (race.ConfirmRounds at p's confidence and
+// levels).
+func ConfirmRounds(p sweep.Plan, n int) int {
+	return race.ConfirmRounds(p.Confidence, n, len(p.Concurrency))
 }
 
 // raceState is a race rebuilt from windows.
 type raceState struct {
+	head      sweep.Summary
 	r         *race.Race
 	survivors []int // after the preflight, then after each round
 }
 
-// newRaceState starts the race of c's grid points and drops, outside the
-// error budget, every point whose pool limits are below the target level
-// (builtin target).
-func newRaceState(c *config.Config) (*raceState, error) {
-	var labels []string
-	for _, p := range c.Points {
-		labels = append(labels, p.Label())
+// newRaceState starts the race of head's grid points and drops, outside
+// the error budget, the configs its plan found infeasible before the
+// first round.
+func newRaceState(head sweep.Summary) (*raceState, error) {
+	p := head.Plan
+	if p.Race == nil {
+		return nil, fmt.Errorf("%w: not a race's plan", ErrDesign)
 	}
-	r, err := race.New(labels, RaceParams(c))
+	var labels []string
+	for _, pt := range p.Points {
+		labels = append(labels, pt.Label())
+	}
+	r, err := race.New(labels, RaceParams(p))
 	if err != nil {
 		return nil, fmt.Errorf("load.rounds = \"race\": %w", err)
 	}
-	s := &raceState{r: r}
-	if c.Target.Kind != sweep.TargetCommand {
-		for _, p := range c.Points {
-			if ws := stats.PoolWarnings([]sweep.Point{sweep.Point(c.Settings(p))}, c.Analysis.TargetConcurrency); len(ws) > 0 {
-				if err := r.Drop(p.Label(), "preflight: "+ws[0].Message); err != nil {
-					return nil, err
-				}
-			}
+	s := &raceState{head: head, r: r}
+	for _, d := range p.Race.Infeasible {
+		if err := r.Drop(d.Config, d.Why); err != nil {
+			return nil, err
 		}
 	}
 	s.survivors = append(s.survivors, len(r.Survivors()))
@@ -59,10 +66,10 @@ func newRaceState(c *config.Config) (*raceState, error) {
 // race, then drops the configs that became infeasible: past the capacity
 // cliff at the target over their race windows so far, or whose slot was
 // given up. It returns false when round k has no race window (not run).
-func (s *raceState) advance(c *config.Config, ws []sweep.Window, k int) (bool, error) {
-	conc := c.Analysis.TargetConcurrency
-	base, aa := BaselineLabel(c), AALabel(c)
-	metric := c.Analysis.Objective.Metric()
+func (s *raceState) advance(ws []sweep.Window, k int) (bool, error) {
+	conc := s.head.Plan.TargetConc
+	base, aa := s.head.Baseline, s.head.AAConfig
+	metric := s.head.Plan.Objective.Metric()
 	type key struct {
 		block  int
 		config string
@@ -107,7 +114,7 @@ func (s *raceState) advance(c *config.Config, ws []sweep.Window, k int) (bool, e
 	if _, err := s.r.Observe(d); err != nil {
 		return true, err
 	}
-	s.dropInfeasible(c, ws, k)
+	s.dropInfeasible(ws, k)
 	s.survivors = append(s.survivors, len(s.r.Survivors()))
 	return true, nil
 }
@@ -128,8 +135,9 @@ func logRatio(cand, base float64, m sweep.Metric) float64 {
 // dropInfeasible drops the survivors past the cliff at the target (error
 // rate of their race windows up to round k above analysis.cliff_error_rate)
 // or whose slot was given up.
-func (s *raceState) dropInfeasible(c *config.Config, ws []sweep.Window, k int) {
-	conc := c.Analysis.TargetConcurrency
+func (s *raceState) dropInfeasible(ws []sweep.Window, k int) {
+	p := s.head.Plan
+	conc := p.TargetConc
 	reqs, errs := map[string]int64{}, map[string]int64{}
 	given := map[string]string{}
 	for _, w := range ws {
@@ -146,31 +154,32 @@ func (s *raceState) dropInfeasible(c *config.Config, ws []sweep.Window, k int) {
 	}
 	for _, l := range s.r.Survivors() {
 		cfg := l
-		if l == BaselineLabel(c) && AALabel(c) != "" {
-			cfg = AALabel(c) // the baseline's own slot serves every block; its twin races for it
+		if l == s.head.Baseline && s.head.AAConfig != "" {
+			cfg = s.head.AAConfig // the baseline's own slot serves every block; its twin races for it
 		}
 		if why, ok := given[cfg]; ok {
 			_ = s.r.Drop(l, why)
 			continue
 		}
 		if reqs[cfg] > 0 {
-			if rate := float64(errs[cfg]) / float64(reqs[cfg]); rate > c.Analysis.CliffErrorRate {
+			if rate := float64(errs[cfg]) / float64(reqs[cfg]); rate > p.CliffRate {
 				_ = s.r.Drop(l, fmt.Sprintf("past the capacity cliff at c=%d: %s of requests failed (analysis.cliff_error_rate = %s)",
-					conc, stats.Percent(rate), stats.Percent(c.Analysis.CliffErrorRate)))
+					conc, stats.Percent(rate), stats.Percent(p.CliffRate)))
 			}
 		}
 	}
 }
 
-// ReplayRace rebuilds a run's race from its windows: the decisions the
-// run made, round by round.
-func ReplayRace(c *config.Config, ws []sweep.Window) (*race.Race, []int, error) {
-	s, err := newRaceState(c)
+// ReplayRace rebuilds the race of the run head describes from its
+// windows: the decisions the run made, round by round, and the survivors
+// after the preflight and each round.
+func ReplayRace(head sweep.Summary, ws []sweep.Window) (*race.Race, []int, error) {
+	s, err := newRaceState(head)
 	if err != nil {
 		return nil, nil, err
 	}
-	for k := 0; k < c.Load.MaxRounds && s.r.Stop().Reason == ""; k++ {
-		ok, err := s.advance(c, ws, k)
+	for k := 0; k < head.Plan.Race.MaxRounds && s.r.Stop().Reason == ""; k++ {
+		ok, err := s.advance(ws, k)
 		if err != nil {
 			return s.r, s.survivors, err
 		}
@@ -178,5 +187,24 @@ func ReplayRace(c *config.Config, ws []sweep.Window) (*race.Race, []int, error) 
 			break
 		}
 	}
+	if s.r.Stop().Reason == "" && len(VerdictWindows(head.Plan, ws)) > 0 {
+		s.r.Halt(race.StopBudget) // the run went on to the confirmation: run.budget stopped it
+	}
 	return s.r, s.survivors, nil
+}
+
+// VerdictWindows are the windows of ws that give plan's verdicts: a
+// race's confirmation rounds (the race rounds chose who went on, so they
+// are selected data), every window of any other run.
+func VerdictWindows(plan sweep.Plan, ws []sweep.Window) []sweep.Window {
+	if plan.Race == nil {
+		return ws
+	}
+	var out []sweep.Window
+	for _, w := range ws {
+		if !w.Race {
+			out = append(out, w)
+		}
+	}
+	return out
 }

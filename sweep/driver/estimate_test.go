@@ -1,6 +1,4 @@
-//go:build linux && cgo
-
-package main
+package driver
 
 import (
 	"testing"
@@ -16,7 +14,7 @@ import (
 // windows drop out, and so does the warmup of a level with nothing left.
 func TestRemaining(t *testing.T) {
 	slots := []schedule.Slot{{Index: 0, Config: "a"}, {Index: 1, Config: "b"}}
-	steps := schedule.Plan(slots, []int{1, 4}, 2, 1)
+	steps := schedule.Steps(slots, []int{1, 4}, 2, 1)
 	done := map[sweep.WindowKey]bool{}
 	for _, s := range steps {
 		if !s.Warmup && (s.Concurrency == 1 || s.Round == 0) {
@@ -55,9 +53,9 @@ func TestEstimateProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Analysis.Profile = false
-	without := estimate(c, shard.Spec{}, nil)
+	without := Estimate(c, shard.Spec{}, nil)
 	c.Analysis.Profile = true
-	with := estimate(c, shard.Spec{}, nil)
+	with := Estimate(c, shard.Spec{}, nil)
 	cells := 2 * 2 // keep_resident 0 and 64KiB (no A/A twin) × c = 1, 16
 	want := time.Duration(cells) * (c.Load.Warmup + c.Load.Duration + time.Second + profileOverhead)
 	if got := with - without; got != want {
@@ -65,9 +63,9 @@ func TestEstimateProfile(t *testing.T) {
 	}
 	c.Load.AA = true
 	c.Analysis.Profile = false
-	without = estimate(c, shard.Spec{}, nil)
+	without = Estimate(c, shard.Spec{}, nil)
 	c.Analysis.Profile = true
-	if got := estimate(c, shard.Spec{}, nil) - without; got != want {
+	if got := Estimate(c, shard.Spec{}, nil) - without; got != want {
 		t.Errorf("with an A/A twin, profiling adds %v, want %v: the twin is not profiled", got, want)
 	}
 }

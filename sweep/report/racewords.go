@@ -1,0 +1,53 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sweep-dev/sweep/sweep"
+)
+
+// raceWords is the race section's one-sentence account of what the race
+// did, from its block: how many configs it raced and dropped, why it
+// stopped, what it confirmed, and the error budget.
+func raceWords(s *sweep.RaceSummary) string {
+	count := map[sweep.RaceReason]int{}
+	var left []string
+	for _, e := range s.Configs {
+		count[e.Reason]++
+		if e.Reason == sweep.RaceFinalist || e.Reason == sweep.RaceUnconfirmed {
+			left = append(left, e.Config)
+		}
+	}
+	var b strings.Builder
+	if len(s.Configs) == 0 && s.ReplayError != "" {
+		return fmt.Sprintf("the race could not be replayed: %s", s.ReplayError)
+	}
+	fmt.Fprintf(&b, "raced %d configs at c=%d for %d rounds: %d eliminated, %d infeasible", len(s.Configs), s.Concurrency, s.Rounds, count[sweep.RaceEliminated], count[sweep.RaceInfeasible])
+	switch s.Stop {
+	case sweep.StopField:
+		fmt.Fprintf(&b, "; stopped with %d left", len(left))
+	case sweep.StopWithin:
+		fmt.Fprintf(&b, "; stopped when the leader %s was within ±%s of every other survivor", s.Leader, share(s.Epsilon))
+	case sweep.StopMaxRounds, sweep.StopBudget:
+		why := "load.max_rounds"
+		if s.Stop == sweep.StopBudget {
+			why = "run.budget"
+		}
+		slices.Sort(left)
+		fmt.Fprintf(&b, "; %s stopped it: the best is among these %d: %s", why, len(left), strings.Join(left, ", "))
+	default:
+		b.WriteString("; the race did not finish")
+	}
+	if len(s.Finalists) > 0 {
+		fmt.Fprintf(&b, ". Confirmed %s at every level in %d fresh rounds; verdicts from those rounds only", strings.Join(s.Finalists, ", "), s.ConfirmRounds)
+	}
+	a := s.Alpha
+	fmt.Fprintf(&b, " (error budget α = %s: dropping the best %s, a false within-ε stop %s, confirmation verdicts %s)",
+		share(a.Drop+a.Within+a.Confirm), share(a.Drop), share(a.Within), share(a.Confirm))
+	if s.ReplayError != "" {
+		fmt.Fprintf(&b, "; replay error: %s", s.ReplayError)
+	}
+	return b.String()
+}
