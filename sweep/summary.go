@@ -317,6 +317,24 @@ type Recommendation struct {
 	// Excluded names the configs a memory budget (analysis.max_rss,
 	// max_reserved) ruled out at the target level, with what they exceed.
 	Excluded []string `json:"excluded,omitempty"`
+	// Peers are the configs not told apart from the pick: the other
+	// candidates that also improved the objective for certain at its
+	// level, clean (no errors, no failed windows) and within any memory
+	// budget, whose interval against the baseline meets the pick's. The
+	// run compares each config with the baseline, never with one another,
+	// so the pick has only the best median. In cell order.
+	Peers []Peer `json:"peers,omitempty"`
+}
+
+// Peer is a config not told apart from the recommendation: its change of
+// the objective against the baseline (median and interval) and its
+// median RSS change, when measured.
+type Peer struct {
+	Config       string   `json:"config"`
+	Change       float64  `json:"change"`
+	CILow        float64  `json:"ci_low"`
+	CIHigh       float64  `json:"ci_high"`
+	RSSChangeMiB *float64 `json:"rss_change_mib,omitempty"`
 }
 
 // Warning is a caveat carried as data.

@@ -2,10 +2,22 @@ package sweep
 
 import "time"
 
+// ResultsSchema is the schema of the windows this build writes to
+// results.jsonl, in each record's Schema: 1 (no schema field) for the
+// records of every build before the field, 2 for the same record with
+// it. A reader reads every schema up to its own and refuses a record of
+// a newer one (results.SchemaError); what a later schema changes is
+// listed here.
+const ResultsSchema = 2
+
 // Window is the measurement of one slot at one concurrency for one round:
 // exactly one line of results.jsonl. All server-side figures are for the
 // server process alone, over exactly the measured window (warmup excluded).
 type Window struct {
+	// Schema is the results.jsonl schema the record was written with
+	// (ResultsSchema); 0 in records written before it was recorded
+	// (schema 1), which read as they always did.
+	Schema int `json:"schema,omitempty"`
 	// Identity and schedule.
 	Config      string `json:"config"`              // config label (Point.Label, plus " [A/A]" for the twin)
 	Point       Point  `json:"point"`               // grid values of this slot

@@ -171,10 +171,10 @@ func main() {
 	// Against several accepted runs (gate.CompareAny): the K runs just
 	// before each run, and every window of K consecutive runs older than it.
 	if k := *history; k > 1 && n > k {
-		base := func(i int) []gate.Baseline {
-			var bs []gate.Baseline
+		base := func(i int) []gate.Accepted {
+			var bs []gate.Accepted
 			for j := i; j < i+k; j++ {
-				bs = append(bs, gate.Baseline{Name: filepath.Base(dirs[j]), Summary: runs[j]})
+				bs = append(bs, gate.Accepted{Name: filepath.Base(dirs[j]), Summary: runs[j]})
 			}
 			return bs
 		}
@@ -233,9 +233,9 @@ func main() {
 					fmt.Fprintln(os.Stderr, err)
 					os.Exit(1)
 				}
-				var bs []gate.Baseline
+				var bs []gate.Accepted
 				for j := n - k; j < n; j++ {
-					bs = append(bs, gate.Baseline{Name: filepath.Base(dirs[j]), Summary: runs[j]})
+					bs = append(bs, gate.Accepted{Name: filepath.Base(dirs[j]), Summary: runs[j]})
 				}
 				r, err := gate.CompareAny(bs, s, cross, nil)
 				if err != nil {

@@ -178,13 +178,13 @@ func (d *runDirs) Set(s string) error {
 // crossRun is the unpaired gate of a new run against one or more accepted
 // runs, given oldest first.
 func crossRun(oldDirs []string, newDir string, th gate.Thresholds) (gate.Result, error) {
-	var olds []gate.Baseline
+	var olds []gate.Accepted
 	for _, d := range oldDirs {
 		s, err := rundir.ReadSummary(d)
 		if err != nil {
 			return gate.Result{}, fmt.Errorf("%w: %w", errUsage, err)
 		}
-		olds = append(olds, gate.Baseline{Name: d, Summary: s})
+		olds = append(olds, gate.Accepted{Name: d, Summary: s})
 	}
 	b, err := rundir.ReadSummary(newDir)
 	if err != nil {

@@ -49,8 +49,8 @@ type Result struct {
 	Notes     []string `json:"notes"` // caveats about the runs as a whole (unpaired, environments, an incomplete run)
 	// Against and Outcomes are CompareAny's with several baseline runs:
 	// the baseline the rows compare with, and the check against each.
-	Against  string    `json:"against,omitempty"`
-	Outcomes []Outcome `json:"outcomes,omitempty"`
+	Against  string            `json:"against,omitempty"`
+	Outcomes []AcceptedOutcome `json:"outcomes,omitempty"`
 }
 
 // pct formats a fraction as a percentage with one decimal.

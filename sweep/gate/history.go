@@ -8,17 +8,18 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 )
 
-// Baseline is one accepted run of the old build that CompareAny compares
+// Accepted is one accepted run of the old build that CompareAny compares
 // the new run against.
-type Baseline struct {
+type Accepted struct {
 	Name    string // how notes name it, e.g. its run directory
 	Summary sweep.Summary
 }
 
-// Outcome is the cross-run check of the new run against one of several
-// baseline runs.
-type Outcome struct {
-	Baseline  string `json:"baseline"`
+// AcceptedOutcome is the cross-run check of the new run against one of
+// several accepted runs (sweep check -baseline; "baseline" in its JSON,
+// as the flag names it).
+type AcceptedOutcome struct {
+	Baseline  string `json:"baseline"` // the accepted run's name
 	Regressed bool   `json:"regressed"`
 	Rows      int    `json:"regressed_rows"` // how many rows regressed against it
 }
@@ -43,7 +44,7 @@ var ErrNoBaseline = errors.New("no baseline run")
 // names that baseline, Outcomes lists every comparison, and a note says
 // what was done. With one baseline it is Compare. Errors are Compare's for
 // the first baseline that cannot be compared, naming it.
-func CompareAny(olds []Baseline, new sweep.Summary, th, drift Thresholds) (Result, error) {
+func CompareAny(olds []Accepted, new sweep.Summary, th, drift Thresholds) (Result, error) {
 	if len(olds) == 0 {
 		return Result{}, ErrNoBaseline
 	}
@@ -63,10 +64,10 @@ func CompareAny(olds []Baseline, new sweep.Summary, th, drift Thresholds) (Resul
 	}
 	// Baselines are given oldest first; the newest wins ties.
 	best := -1
-	var outcomes []Outcome
+	var outcomes []AcceptedOutcome
 	for i, r := range results {
 		n := regressedRows(r)
-		outcomes = append(outcomes, Outcome{Baseline: olds[i].Name, Regressed: r.Regressed, Rows: n})
+		outcomes = append(outcomes, AcceptedOutcome{Baseline: olds[i].Name, Regressed: r.Regressed, Rows: n})
 		if best < 0 || n <= regressedRows(results[best]) {
 			best = i
 		}

@@ -22,16 +22,16 @@ func TestCompareAny(t *testing.T) {
 	usual := withReference(baseRun(), 200, 300, 2)
 	for _, tc := range []struct {
 		name      string
-		olds      []Baseline
+		olds      []Accepted
 		new       sweep.Summary
 		regressed bool
 		against   string
 		outcomes  []bool // Regressed per baseline
 	}{
-		{"unchanged, one baseline was fast", []Baseline{{"a", usual}, {"b", fast}, {"c", usual}}, usual, false, "c", []bool{false, true, false}},
-		{"unchanged, the newest passes", []Baseline{{"a", usual}, {"b", usual}}, usual, false, "b", []bool{false, false}},
-		{"unchanged, only the oldest passes", []Baseline{{"a", usual}, {"b", fast}, {"c", fast}}, usual, false, "a", []bool{false, true, true}},
-		{"+20% against every one", []Baseline{{"a", usual}, {"b", fast}, {"c", usual}}, dearer(usual, cell, 1, 1.2), true, "c", []bool{true, true, true}},
+		{"unchanged, one baseline was fast", []Accepted{{"a", usual}, {"b", fast}, {"c", usual}}, usual, false, "c", []bool{false, true, false}},
+		{"unchanged, the newest passes", []Accepted{{"a", usual}, {"b", usual}}, usual, false, "b", []bool{false, false}},
+		{"unchanged, only the oldest passes", []Accepted{{"a", usual}, {"b", fast}, {"c", fast}}, usual, false, "a", []bool{false, true, true}},
+		{"+20% against every one", []Accepted{{"a", usual}, {"b", fast}, {"c", usual}}, dearer(usual, cell, 1, 1.2), true, "c", []bool{true, true, true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := CompareAny(tc.olds, tc.new, nil, nil)
@@ -76,7 +76,7 @@ func TestCompareAny(t *testing.T) {
 // TestCompareAnyOne: one baseline is exactly Compare, with no outcomes.
 func TestCompareAnyOne(t *testing.T) {
 	old, new := load(t, "base"), load(t, "regressed")
-	r, err := CompareAny([]Baseline{{"old", old}}, new, nil, nil)
+	r, err := CompareAny([]Accepted{{"old", old}}, new, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestCompareAnyErrors(t *testing.T) {
 	if _, err := CompareAny(nil, load(t, "base"), nil, nil); !errors.Is(err, ErrNoBaseline) {
 		t.Errorf("no baseline: %v", err)
 	}
-	_, err := CompareAny([]Baseline{{"runs/a", load(t, "base")}, {"runs/b", load(t, "mismatch")}}, load(t, "base"), nil, nil)
+	_, err := CompareAny([]Accepted{{"runs/a", load(t, "base")}, {"runs/b", load(t, "mismatch")}}, load(t, "base"), nil, nil)
 	if !errors.Is(err, ErrMismatch) || !strings.HasPrefix(err.Error(), "baseline runs/b: ") {
 		t.Errorf("mismatch: %v", err)
 	}
@@ -102,7 +102,7 @@ func TestCompareAnyErrors(t *testing.T) {
 // outcome.
 func TestCompareAnyJSON(t *testing.T) {
 	usual := withReference(baseRun(), 200, 300, 2)
-	r, err := CompareAny([]Baseline{{"a", usual}, {"b", usual}}, usual, nil, nil)
+	r, err := CompareAny([]Accepted{{"a", usual}, {"b", usual}}, usual, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,16 +88,16 @@ func (r Result) WriteJSON(w io.Writer) error {
 		return &f
 	}
 	out := struct {
-		Paired    bool      `json:"paired"`
-		Baseline  string    `json:"baseline,omitempty"`
-		Candidate string    `json:"candidate,omitempty"`
-		Regressed bool      `json:"regressed"`
-		Undecided bool      `json:"undecided"`
-		Verdict   string    `json:"verdict"`
-		Rows      []jsonRow `json:"rows"`
-		Notes     []string  `json:"notes"`
-		Against   string    `json:"against,omitempty"`
-		Outcomes  []Outcome `json:"outcomes,omitempty"`
+		Paired    bool              `json:"paired"`
+		Baseline  string            `json:"baseline,omitempty"`
+		Candidate string            `json:"candidate,omitempty"`
+		Regressed bool              `json:"regressed"`
+		Undecided bool              `json:"undecided"`
+		Verdict   string            `json:"verdict"`
+		Rows      []jsonRow         `json:"rows"`
+		Notes     []string          `json:"notes"`
+		Against   string            `json:"against,omitempty"`
+		Outcomes  []AcceptedOutcome `json:"outcomes,omitempty"`
 	}{Paired: r.Paired, Baseline: r.Baseline, Candidate: r.Candidate, Regressed: r.Regressed, Undecided: r.Undecided, Verdict: r.Verdict(), Notes: r.Notes, Rows: []jsonRow{},
 		Against: r.Against, Outcomes: r.Outcomes}
 	for _, row := range r.Rows {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,9 +68,12 @@ type column struct {
 }
 
 // windowColumns lists sweep.Window's fields in declaration order, the
-// fields of an embedded struct (sweep.WindowMemory) in its place.
+// fields of an embedded struct (sweep.WindowMemory) in its place, but for
+// the record's schema (results.jsonl's, not a measurement).
 func windowColumns() []column {
-	return structColumns(reflect.TypeOf(sweep.Window{}), nil)
+	cols := structColumns(reflect.TypeOf(sweep.Window{}), nil)
+	// The record's schema is results.jsonl's, not a measurement.
+	return slices.DeleteFunc(cols, func(c column) bool { return c.name == "schema" })
 }
 
 // structColumns lists t's fields as columns, their index paths below at.

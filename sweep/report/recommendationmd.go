@@ -33,7 +33,7 @@ func (m *mdWriter) recommendation() {
 		m.f("**Use %s**: %s %s vs the baseline %s at c=%d (paired median%s), with the run's false-verdict risk controlled, with no errors.",
 			code(r.Config), change(r.Change), words, code(m.s.Baseline), r.Concurrency, detail)
 		m.budgetLines(r)
-		m.f("%s\n\n", m.peersLine(r, metric, words))
+		m.f("%s\n\n", m.peersLine(r, words))
 		return // the stats reason says the same in other words
 	}
 	if reason := strings.TrimSpace(r.Reason); reason != "" {

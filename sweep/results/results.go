@@ -37,8 +37,10 @@ func Create(path string) (*Writer, error) {
 	return &Writer{f: f, path: path}, nil
 }
 
-// Append writes w as one line and fsyncs the file before returning.
+// Append writes w as one line, stamped with the schema this build writes
+// (sweep.ResultsSchema), and fsyncs the file before returning.
 func (wr *Writer) Append(w sweep.Window) error {
+	w.Schema = sweep.ResultsSchema
 	b, err := json.Marshal(w)
 	if err != nil {
 		return fmt.Errorf("encoding window: %w", err)
@@ -87,7 +89,22 @@ func Read(path string) ([]sweep.Window, error) {
 	return Decode(f, path)
 }
 
-// Decode reads windows from r; name is used in error messages.
+// SchemaError is Decode's error for a record written by a newer sweep,
+// whose results schema this build does not know.
+type SchemaError struct {
+	Name string
+	Line int
+	Got  int // the record's schema
+}
+
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("%s:%d: window record of results schema %d, newer than this sweep reads (up to %d): use a newer sweep", e.Name, e.Line, e.Got, sweep.ResultsSchema)
+}
+
+// Decode reads windows from r; name is used in error messages. Records
+// of every schema up to sweep.ResultsSchema are read (those written
+// before the schema was recorded have none); a newer one is a
+// *SchemaError.
 func Decode(r io.Reader, name string) ([]sweep.Window, error) {
 	br := bufio.NewReader(r)
 	var out []sweep.Window
@@ -100,6 +117,9 @@ func Decode(r io.Reader, name string) ([]sweep.Window, error) {
 					return out, nil // torn last line of an interrupted run
 				}
 				return nil, fmt.Errorf("%s:%d: corrupt window record: %w", name, line, jerr)
+			}
+			if w.Schema > sweep.ResultsSchema {
+				return nil, &SchemaError{Name: name, Line: line, Got: w.Schema}
 			}
 			out = append(out, w)
 		}

@@ -1,6 +1,8 @@
 package results
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,5 +68,34 @@ func TestCorruptMiddleLine(t *testing.T) {
 	_, err := Read(p)
 	if err == nil || !strings.Contains(err.Error(), "results.jsonl:2:") {
 		t.Fatalf("err = %v, want one naming line 2", err)
+	}
+}
+
+// TestSchema: a record is written with the current results schema;
+// records written before the schema was recorded still read, and a
+// record of a newer schema is a *SchemaError naming the file and line.
+func TestSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	wr, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wr.Append(sweep.Window{Config: "a", Requests: 1}); err != nil {
+		t.Fatal(err)
+	}
+	wr.Close()
+	ws, err := Read(path)
+	if err != nil || len(ws) != 1 || ws[0].Schema != sweep.ResultsSchema {
+		t.Fatalf("read back %+v, %v; want one window of schema %d", ws, err, sweep.ResultsSchema)
+	}
+	old := `{"config":"a","concurrency":1,"round":0,"requests":10}` + "\n"
+	if ws, err := Decode(strings.NewReader(old), "old.jsonl"); err != nil || len(ws) != 1 || ws[0].Schema != 0 {
+		t.Errorf("a record written before the schema: %+v, %v", ws, err)
+	}
+	newer := fmt.Sprintf(`{"schema":%d,"config":"a"}`+"\n", sweep.ResultsSchema+1)
+	_, err = Decode(strings.NewReader(old+newer), "new.jsonl")
+	var se *SchemaError
+	if !errors.As(err, &se) || se.Line != 2 || !strings.Contains(err.Error(), "new.jsonl:2") {
+		t.Errorf("a newer record: %v, want a *SchemaError at new.jsonl:2", err)
 	}
 }

@@ -63,7 +63,7 @@ func (r *run) recommend() *sweep.Recommendation {
 		cost, rss := memoryCost(best.cell, metric, d.Median)
 		return &sweep.Recommendation{
 			Objective: r.o.Objective, Concurrency: conc, Config: best.cell.Config, Point: best.cell.Point,
-			Change: d.Median, Cost: cost, RSSChangeMiB: rss, Excluded: excluded,
+			Change: d.Median, Cost: cost, RSSChangeMiB: rss, Excluded: excluded, Peers: r.peers(best, conc, metric),
 			Reason: fmt.Sprintf("%s %s vs the baseline at c=%d (interval %s … %s at %s over %d paired rounds), %s, with no errors",
 				Percent(d.Median), metric, conc, Percent(*d.CILow), Percent(*d.CIHigh), confidenceText(d.Confidence), d.Pairs, noise) +
 				budgetNote(excluded, nil),
@@ -108,4 +108,35 @@ func firstCell(r *run, config string) *group {
 		}
 	}
 	return nil
+}
+
+// peers are the configs not told apart from the pick (best) at conc
+// (sweep.Recommendation.Peers): better, clean, within budget, with an
+// interval that meets the pick's.
+func (r *run) peers(best *group, conc int, metric sweep.Metric) []sweep.Peer {
+	pick := best.cell.VsBaseline[metric]
+	if pick.CILow == nil || pick.CIHigh == nil {
+		return nil
+	}
+	var out []sweep.Peer
+	for _, c := range r.configs {
+		g := r.cellAt(c, conc)
+		if g == nil || g == best || c == r.baseline || c == r.aa || !g.clean() || len(g.cell.OverBudget) > 0 {
+			continue
+		}
+		d := g.cell.VsBaseline[metric]
+		if d.Verdict != sweep.VerdictBetter || d.CILow == nil || d.CIHigh == nil {
+			continue
+		}
+		if *d.CIHigh < *pick.CILow || *pick.CIHigh < *d.CILow {
+			continue // told apart: the intervals do not meet
+		}
+		p := sweep.Peer{Config: c, Change: d.Median, CILow: *d.CILow, CIHigh: *d.CIHigh}
+		if ch, ok := g.cell.MemoryVsBaseline[sweep.MemRSS]; ok {
+			v := ch.MedianMiB
+			p.RSSChangeMiB = &v
+		}
+		out = append(out, p)
+	}
+	return out
 }

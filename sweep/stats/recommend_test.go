@@ -129,3 +129,51 @@ func TestRunWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestRecommendationPeers: the recommendation carries the other configs
+// that also improved for certain at its level, cleanly and within
+// budget, with an interval that meets the pick's, and no others.
+func TestRecommendationPeers(t *testing.T) {
+	around := func(config string, mid float64, opts ...func(*sweep.Window)) []sweep.Window {
+		var cpus []float64
+		for r := range 12 {
+			cpus = append(cpus, mid+float64(r%5-2)) // mid−2 … mid+2
+		}
+		ws := join(flat(config, 1, 12, 100), series(config, 16, cpus...))
+		for i := 12; i < 24; i++ {
+			for _, o := range opts {
+				o(&ws[i])
+			}
+		}
+		return ws
+	}
+	control := join(flat(base, 1, 12, 100), flat(base, 16, 12, 100),
+		series(aa, 1, 98, 99, 100, 101, 102), series(aa, 16, 98, 99, 100, 101, 102))
+	ws := join(control,
+		around("kr=pick", 50),
+		around("kr=near", 51),
+		around("kr=apart", 70),                 // told apart: its interval is far from the pick's
+		around("kr=errors", 50.5, errs5xx(10)), // errors at the target
+		around("kr=fat", 51, func(w *sweep.Window) { w.RSSBytes = 900 << 20 }), // over max_rss
+		around("kr=same", 100), // no change
+	)
+	a := Analyze(ws, Options{Baseline: base, AA: aa, MaxRSS: 500 << 20})
+	r := a.Recommendation
+	if r == nil || r.Config != "kr=pick" {
+		t.Fatalf("recommendation %+v, want kr=pick", r)
+	}
+	var got []string
+	for _, p := range r.Peers {
+		got = append(got, p.Config)
+		d := cellOf(t, a, p.Config, 16).VsBaseline[sweep.MetricCPUPerReq]
+		if p.Change != d.Median || p.CILow != *d.CILow || p.CIHigh != *d.CIHigh {
+			t.Errorf("peer %s: %+v, want its cell's change %v [%v, %v]", p.Config, p, d.Median, *d.CILow, *d.CIHigh)
+		}
+		if p.RSSChangeMiB == nil {
+			t.Errorf("peer %s: no RSS change, though RSS was measured", p.Config)
+		}
+	}
+	if !slices.Equal(got, []string{"kr=near"}) {
+		t.Errorf("peers %v, want [kr=near]", got)
+	}
+}
