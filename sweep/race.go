@@ -29,6 +29,11 @@ type RaceSummary struct {
 	ConfirmRounds int      `json:"confirm_rounds"`
 	// Configs is every config's record, in grid order.
 	Configs []RaceConfig `json:"configs"`
+	// BudgetWindows is, for a run with a memory budget, the fewest race
+	// windows over which a config's median shows it over the budget while
+	// the race goes on (at its stop, every survivor is judged on what it
+	// has); 0 without a budget.
+	BudgetWindows int `json:"budget_windows,omitempty"`
 	// ReplayError is set when the race could not be replayed from the
 	// windows (a broken invariant, never a property of the settings).
 	ReplayError string `json:"replay_error,omitempty"`
@@ -89,4 +94,18 @@ type RaceConfig struct {
 	// Change is exp(mean paired log ratio) − 1 of the objective vs its
 	// block's baseline over its race rounds (a description).
 	Change float64 `json:"change"`
+	// OverBudget is set for a config dropped as infeasible for a memory
+	// budget: what its race windows measured against which budget.
+	OverBudget *RaceOverBudget `json:"over_budget,omitempty"`
+}
+
+// RaceOverBudget is what showed a raced config over a memory budget: the
+// median of Metric over Windows race windows at the target, above the
+// budget Key (analysis.max_rss or max_reserved) of Limit bytes.
+type RaceOverBudget struct {
+	Metric  MemoryMetric `json:"metric"`
+	Median  int64        `json:"median_bytes"`
+	Windows int          `json:"windows"`
+	Key     string       `json:"key"`
+	Limit   int64        `json:"limit_bytes"`
 }

@@ -33,7 +33,7 @@ func commands() []command {
 		{name: "serve", measures: true, run: runServe, forms: []form{
 			{"sweep serve [flags]", "the built-in Wasmtime host alone"}}},
 		{name: "merge", run: runMerge, forms: []form{
-			{"sweep merge -out DIR SHARD_DIR...", "combine the shards of one sweep (-shard) into one run directory"}}},
+			{"sweep merge -out DIR RUN_DIR...", "combine the shards of one sweep (-shard) into one run directory, or summarise one whole run again"}}},
 		{name: "report", run: runReport, forms: []form{
 			{"sweep report DIR", "re-render a run's reports from its data"}}},
 		{name: "check", run: runCheck, forms: []form{

@@ -12,12 +12,13 @@ import (
 	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
-// runMerge is `sweep merge -out DIR SHARD_DIR...`: one run directory from
-// the shards of one sweep, analysed and rendered as one run. It reads
-// only the shards' data, so it works in any build, on any machine.
+// runMerge is `sweep merge -out DIR RUN_DIR...`: one run directory from
+// the shards of one sweep, analysed and rendered as one run, or one whole
+// run (of any kind, a race included) summarised again from its data. It
+// reads only the runs' data, so it works in any build, on any machine.
 func runMerge(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sweep merge", flag.ContinueOnError)
-	out := fs.String("out", "", "the merged run `DIR` (must not hold a run yet)")
+	out := fs.String("out", "", "the merged (or summarised again) run `DIR` (must not hold a run yet)")
 	if code, ok := parseFlags(fs, "merge", args, stdout, stderr); !ok {
 		return code
 	}

@@ -145,3 +145,38 @@ func TestMergeWithoutCgo(t *testing.T) {
 		}
 	}
 }
+
+// TestRaceMergeWithoutCgo: a race run summarised again by a CGO_ENABLED=0
+// build (sweep merge of the one whole run reports/race-example: a real
+// race of configs/race.toml) gives the summary.json the run's directory
+// holds, byte for byte, race block and race-only cells included, and the
+// same summary.md: summarize replays the race from its head and
+// results.jsonl with no config and no cgo. (The driver's TestRaceBurner
+// holds the same for a run just measured.)
+func TestRaceMergeWithoutCgo(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "sweep-nocgo")
+	build := exec.Command("go", "build", "-o", exe, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
+	}
+	run := "../../reports/race-example"
+	out := filepath.Join(dir, "again")
+	if b, err := exec.Command(exe, "merge", "-out", out, run).CombinedOutput(); err != nil {
+		t.Fatalf("sweep merge %s: %v\n%s", run, err, b)
+	}
+	for _, f := range []string{"summary.json", "summary.md"} {
+		want, err := os.ReadFile(filepath.Join(run, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s of the race summarised again without cgo differs from the run's", f)
+		}
+	}
+}

@@ -246,8 +246,13 @@ func TestShardsMerge(t *testing.T) {
 			t.Errorf("%s: %s was written", tt.name, out)
 		}
 	}
-	if _, err := merge.ReadShard(merged); err == nil || !strings.Contains(err.Error(), "is not a shard") {
-		t.Errorf("ReadShard of a merged run: %v, want \"is not a shard\"", err)
+	whole, err := merge.ReadShard(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var me *merge.Error
+	if _, err := merge.Merge(append([]merge.Shard{whole}, shards[0]), filepath.Join(dir, "mixed")); !errors.As(err, &me) || !strings.Contains(err.Error(), "ran the whole plan") {
+		t.Errorf("a merged run beside a shard: %v, want a merge.Error saying it ran the whole plan", err)
 	}
 
 	half, err := merge.Merge(shards[:1], filepath.Join(dir, "half"))

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,9 +61,20 @@ func design(kind Kind, configs []string, levels []int, size int) Design {
 // window is the synthetic window of step s: cost[x] µs per request (the
 // config's x value; the twin is the baseline) times seeded noise.
 func window(s schedule.Step, cost map[string]float64, sd float64, seed uint64) sweep.Window {
+	return windowRSS(s, cost, nil, sd, seed)
+}
+
+// windowRSS is window with rss[x] MiB of RSS (with 10% noise), 50 MiB for
+// a config rss does not name.
+func windowRSS(s schedule.Step, cost, rss map[string]float64, sd float64, seed uint64) sweep.Window {
 	rng := rand.New(rand.NewPCG(seed, uint64(s.Slot.Index)<<32|uint64(s.Concurrency)<<16|uint64(s.Round+1)))
 	us := cost[s.Slot.Point["x"]] * math.Exp(sd*rng.NormFloat64())
-	return sweep.Window{Config: s.Slot.Config, Point: s.Slot.Point, Slot: s.Slot.Index, Baseline: s.Slot.Baseline, AA: s.Slot.AA,
+	mib, ok := rss[s.Slot.Point["x"]]
+	if !ok {
+		mib = 50
+	}
+	mib *= math.Exp(0.1 * rng.NormFloat64())
+	return sweep.Window{RSSBytes: int64(mib * sweep.MiB), Config: s.Slot.Config, Point: s.Slot.Point, Slot: s.Slot.Index, Baseline: s.Slot.Baseline, AA: s.Slot.AA,
 		Concurrency: s.Concurrency, Round: s.Round, Position: s.Position, Block: s.Slot.Block,
 		Seconds: 1, Requests: 10000, Success: 10000, RPS: 10000, SuccessRPS: 10000, CPUUsPerReq: us, CPUSeconds: us / 100}
 }
@@ -71,6 +84,12 @@ func window(s schedule.Step, cost map[string]float64, sd float64, seed uint64) s
 // an interrupt would; 0 for no limit). It returns every window on disk
 // after it and the batches handed out.
 func drive(t *testing.T, p Policy, disk []sweep.Window, cost map[string]float64, stop int, clk func(n int) Clock) ([]sweep.Window, [][]schedule.Step) {
+	t.Helper()
+	return driveRSS(t, p, disk, cost, nil, stop, clk)
+}
+
+// driveRSS is drive with windowRSS's RSS.
+func driveRSS(t *testing.T, p Policy, disk []sweep.Window, cost, rss map[string]float64, stop int, clk func(n int) Clock) ([]sweep.Window, [][]schedule.Step) {
 	t.Helper()
 	done := map[sweep.WindowKey]bool{}
 	for _, w := range disk {
@@ -99,7 +118,7 @@ func drive(t *testing.T, p Policy, disk []sweep.Window, cost map[string]float64,
 			if stop > 0 && n == stop {
 				return ws, batches
 			}
-			w := window(s, cost, 0.02, 1)
+			w := windowRSS(s, cost, rss, 0.02, 1)
 			w.Race = b.Race
 			ws = append(ws, w)
 			done[w.Key()] = true
@@ -215,10 +234,11 @@ func TestRaceReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	all, _ := drive(t, whole, nil, cost, 0, nil)
-	r, _, err := ReplayRace(d.Head, all)
+	rp, err := ReplayRace(d.Head, all)
 	if err != nil {
 		t.Fatal(err)
 	}
+	r := rp.Race
 	if st := r.Stop(); st.Reason != sweep.StopField || len(r.Finalists()) != 2 || r.Finalists()[0] != "x=c00" && r.Finalists()[1] != "x=c00" {
 		t.Errorf("race: stop %+v, finalists %v; want the field, with x=c00", st, r.Finalists())
 	}
@@ -233,8 +253,8 @@ func TestRaceReplay(t *testing.T) {
 		if !reflect.DeepEqual(keys(got), keys(all)) {
 			t.Errorf("interrupted after %d windows: %d windows after the resume, want %d", cut, len(got), len(all))
 		}
-		again, _, _ := ReplayRace(d.Head, got)
-		if !reflect.DeepEqual(again.Entries(), r.Entries()) {
+		again, _ := ReplayRace(d.Head, got)
+		if !reflect.DeepEqual(again.Race.Entries(), r.Entries()) {
 			t.Errorf("interrupted after %d windows: the replayed race differs", cut)
 		}
 	}
@@ -250,4 +270,41 @@ func keys(ws []sweep.Window) []string {
 		out = append(out, fmt.Sprintf("%v %v", w.Key(), w.Race))
 	}
 	return out
+}
+
+// TestRaceMemoryBudget: with analysis.max_rss, a config whose race
+// windows' median RSS is over it leaves the race as infeasible (outside
+// the error budget), however cheap it is, and is never a finalist; the
+// finalists are the best of those within the budget.
+func TestRaceMemoryBudget(t *testing.T) {
+	configs := []string{"base", "big1", "big2", "ok1", "ok2", "w1", "w2", "w3"}
+	cost := map[string]float64{"base": 100, "big1": 70, "big2": 72, "ok1": 88, "ok2": 90, "w1": 115, "w2": 125, "w3": 140}
+	rss := map[string]float64{"base": 100, "big1": 300, "big2": 280, "ok1": 150, "ok2": 160}
+	d := design(KindRace, configs, []int{1, 16}, 4)
+	d.Head.Plan.MaxRSS = 200 * sweep.MiB
+	p, err := New(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, _ := driveRSS(t, p, nil, cost, rss, 0, nil)
+	rp, err := ReplayRace(d.Head, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rp.Race
+	for _, e := range r.Entries() {
+		big := e.Config == "x=big1" || e.Config == "x=big2"
+		if big && (e.Reason != sweep.RaceInfeasible || !strings.Contains(e.Why, "over the memory budget at c=16: RSS") || !strings.Contains(e.Why, "> max_rss 200.0 MiB")) {
+			t.Errorf("%s: %s (%q), want infeasible, over the memory budget", e.Config, e.Reason, e.Why)
+		}
+		if ob, ok := rp.OverBudget[e.Config]; big && (!ok || ob.Key != "max_rss" || ob.Median <= ob.Limit || ob.Windows < 1) {
+			t.Errorf("%s: over budget %+v, want what showed it over max_rss", e.Config, ob)
+		}
+		if !big && e.Reason == sweep.RaceInfeasible {
+			t.Errorf("%s infeasible (%q), but within the budget", e.Config, e.Why)
+		}
+	}
+	if f := r.Finalists(); !slices.Equal(f, []string{"x=ok1", "x=ok2"}) {
+		t.Errorf("finalists %v, want the best two within the budget [x=ok1 x=ok2]", f)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/sweep-dev/sweep/sweep"
-	"github.com/sweep-dev/sweep/sweep/race"
 	"github.com/sweep-dev/sweep/sweep/race/racesim"
 	"github.com/sweep-dev/sweep/sweep/schedule"
 )
@@ -51,9 +50,9 @@ func (a *racer) Next(ws []sweep.Window, clk Clock) (Batch, error) {
 		reserve := len(a.plan.Concurrency) * ConfirmRounds(a.plan, a.plan.Race.Finalists) * len(a.confirmSlots(a.plan.Race.Finalists))
 		switch {
 		case !raceRoundOnDisk(ws, a.k) && len(VerdictWindows(a.plan, ws)) > 0:
-			r.Halt(race.StopBudget) // resumed after a budget stop: the confirmation had begun
+			a.s.halt(ws) // resumed after a budget stop: the confirmation had begun
 		case clk.over(a.d.Budget, len(steps), reserve):
-			r.Halt(race.StopBudget)
+			a.s.halt(ws)
 		default:
 			a.k++
 			a.handed = true

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
@@ -33,7 +34,8 @@ func ConfirmRounds(p sweep.Plan, n int) int {
 type raceState struct {
 	head      sweep.Summary
 	r         *race.Race
-	survivors []int // after the preflight, then after each round
+	survivors []int                           // after the preflight, then after each round
+	over      map[string]sweep.RaceOverBudget // the configs dropped for a memory budget
 }
 
 // newRaceState starts the race of head's grid points and drops, outside
@@ -52,7 +54,7 @@ func newRaceState(head sweep.Summary) (*raceState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load.rounds = \"race\": %w", err)
 	}
-	s := &raceState{head: head, r: r}
+	s := &raceState{head: head, r: r, over: map[string]sweep.RaceOverBudget{}}
 	for _, d := range p.Race.Infeasible {
 		if err := r.Drop(d.Config, d.Why); err != nil {
 			return nil, err
@@ -114,7 +116,10 @@ func (s *raceState) advance(ws []sweep.Window, k int) (bool, error) {
 	if _, err := s.r.Observe(d); err != nil {
 		return true, err
 	}
-	s.dropInfeasible(ws, k)
+	s.dropInfeasible(ws, k, BudgetWindows)
+	if s.r.Stop().Reason != "" {
+		s.dropInfeasible(ws, k, 1)
+	}
 	s.survivors = append(s.survivors, len(s.r.Survivors()))
 	return true, nil
 }
@@ -132,13 +137,27 @@ func logRatio(cand, base float64, m sweep.Metric) float64 {
 	return x
 }
 
+// BudgetWindows is the fewest race windows at the target over which a
+// config's median RSS (or reserved address space) shows it over a memory
+// budget (analysis.max_rss, max_reserved) while the race goes on: one
+// window's RSS is too rough (in reports/memory-example one cell's 12
+// windows ranged from 52 to 96 MiB). When the race stops, every survivor
+// is judged on the median of the windows it has, so that no config over
+// the budget is a finalist.
+const BudgetWindows = 3
+
 // dropInfeasible drops the survivors past the cliff at the target (error
-// rate of their race windows up to round k above analysis.cliff_error_rate)
-// or whose slot was given up.
-func (s *raceState) dropInfeasible(ws []sweep.Window, k int) {
+// rate of their race windows up to round k above analysis.cliff_error_rate),
+// whose slot was given up, or over a memory budget: the median RSS
+// (reserved address space) of their race windows at the target, over
+// BudgetWindows or more, above analysis.max_rss (max_reserved), as the
+// recommendation judges a cell, once it has need windows. The baseline is
+// never dropped for its memory: it is every comparison's reference.
+func (s *raceState) dropInfeasible(ws []sweep.Window, k, need int) {
 	p := s.head.Plan
 	conc := p.TargetConc
 	reqs, errs := map[string]int64{}, map[string]int64{}
+	mem := map[sweep.MemoryMetric]map[string][]int64{sweep.MemRSS: {}, sweep.MemReserved: {}}
 	given := map[string]string{}
 	for _, w := range ws {
 		if !w.Race || w.Concurrency != conc || w.Round > k {
@@ -150,6 +169,11 @@ func (s *raceState) dropInfeasible(ws []sweep.Window, k int) {
 		if !w.Failed {
 			reqs[w.Config] += w.Requests
 			errs[w.Config] += int64(math.Round(w.ErrorRate * float64(w.Requests)))
+			for m, by := range mem {
+				if v, ok := w.Memory(m); ok {
+					by[w.Config] = append(by[w.Config], v)
+				}
+			}
 		}
 	}
 	for _, l := range s.r.Survivors() {
@@ -165,32 +189,89 @@ func (s *raceState) dropInfeasible(ws []sweep.Window, k int) {
 			if rate := float64(errs[cfg]) / float64(reqs[cfg]); rate > p.CliffRate {
 				_ = s.r.Drop(l, fmt.Sprintf("past the capacity cliff at c=%d: %s of requests failed (analysis.cliff_error_rate = %s)",
 					conc, stats.Percent(rate), stats.Percent(p.CliffRate)))
+				continue
 			}
+		}
+		if l == s.head.Baseline {
+			continue
+		}
+		if ob, ok := overBudget(mem, cfg, p.MaxRSS, p.MaxReserved, need); ok {
+			s.over[l] = ob
+			_ = s.r.Drop(l, fmt.Sprintf("over the memory budget at c=%d: %s %s (the median of %d race windows) > %s %s",
+				conc, ob.Metric.Label(), sweep.MiBText(ob.Median), ob.Windows, ob.Key, sweep.MiBText(ob.Limit)))
 		}
 	}
 }
 
+// overBudget says which memory budget config's race windows show it
+// over (by their median, over need or more), false for none.
+func overBudget(mem map[sweep.MemoryMetric]map[string][]int64, config string, maxRSS, maxReserved int64, need int) (sweep.RaceOverBudget, bool) {
+	for _, b := range []struct {
+		metric sweep.MemoryMetric
+		key    string
+		limit  int64
+	}{{sweep.MemRSS, "max_rss", maxRSS}, {sweep.MemReserved, "max_reserved", maxReserved}} {
+		vs := mem[b.metric][config]
+		if b.limit <= 0 || len(vs) < need {
+			continue
+		}
+		if med := median(vs); med > b.limit {
+			return sweep.RaceOverBudget{Metric: b.metric, Median: med, Windows: len(vs), Key: b.key, Limit: b.limit}, true
+		}
+	}
+	return sweep.RaceOverBudget{}, false
+}
+
+// median is the median of vs (not empty), the mean of the middle two for
+// an even count.
+func median(vs []int64) int64 {
+	s := slices.Clone(vs)
+	slices.Sort(s)
+	n := len(s)
+	return (s[(n-1)/2] + s[n/2]) / 2
+}
+
+// halt stops the race for run.budget after the rounds in ws, and judges
+// every survivor's memory on the windows it has (dropInfeasible).
+func (s *raceState) halt(ws []sweep.Window) {
+	s.r.Halt(race.StopBudget)
+	s.dropInfeasible(ws, s.r.Round()-1, 1)
+}
+
+// Replay is a race rebuilt from a run's windows: the decisions the run
+// made, round by round.
+type Replay struct {
+	Race *race.Race
+	// Survivors is the configs left after the preflight and each round.
+	Survivors []int
+	// OverBudget is what showed each config dropped for a memory budget
+	// over it.
+	OverBudget map[string]sweep.RaceOverBudget
+}
+
 // ReplayRace rebuilds the race of the run head describes from its
-// windows: the decisions the run made, round by round, and the survivors
-// after the preflight and each round.
-func ReplayRace(head sweep.Summary, ws []sweep.Window) (*race.Race, []int, error) {
+// windows. A replay that breaks off returns what it had and the error.
+func ReplayRace(head sweep.Summary, ws []sweep.Window) (*Replay, error) {
 	s, err := newRaceState(head)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	out := &Replay{Race: s.r, OverBudget: s.over}
 	for k := 0; k < head.Plan.Race.MaxRounds && s.r.Stop().Reason == ""; k++ {
 		ok, err := s.advance(ws, k)
 		if err != nil {
-			return s.r, s.survivors, err
+			out.Survivors = s.survivors
+			return out, err
 		}
 		if !ok {
 			break
 		}
 	}
 	if s.r.Stop().Reason == "" && len(VerdictWindows(head.Plan, ws)) > 0 {
-		s.r.Halt(race.StopBudget) // the run went on to the confirmation: run.budget stopped it
+		s.halt(ws) // the run went on to the confirmation: run.budget stopped it
 	}
-	return s.r, s.survivors, nil
+	out.Survivors = s.survivors
+	return out, nil
 }
 
 // VerdictWindows are the windows of ws that give plan's verdicts: a

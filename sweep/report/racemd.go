@@ -25,6 +25,7 @@ func (m *mdWriter) race() {
 	}
 	m.f("- The race's windows chose who went on, so they are selected data: a config the race left out keeps its c=%d cell from them with the verdict `%s`%s, never better or worse and with no interval; the finalists' verdicts use the confirmation rounds only.\n\n",
 		r.Concurrency, sweep.VerdictEliminated, unconfirmed)
+	m.raceBudget(r)
 	if len(r.Survivors) > 1 {
 		m.f("The field, configs left after each round:\n\n```\n%s```\n\n", fieldChart(r.Survivors))
 	}
@@ -77,4 +78,34 @@ func fieldChart(survivors []int) string {
 // share formats a fraction as a percentage with up to two decimals: "2%", "0.25%".
 func share(f float64) string {
 	return fmt.Sprintf("%g%%", float64(int64(f*10000+0.5))/100)
+}
+
+// raceBudget states the race's memory-budget rule, when the run had a
+// budget, and names the configs it dropped with what they measured.
+func (m *mdWriter) raceBudget(r *sweep.RaceSummary) {
+	p := m.s.Plan
+	var limits []string
+	if p.MaxRSS > 0 {
+		limits = append(limits, "RSS over `analysis.max_rss` = "+sweep.MiBText(p.MaxRSS))
+	}
+	if p.MaxReserved > 0 {
+		limits = append(limits, "reserved address space over `analysis.max_reserved` = "+sweep.MiBText(p.MaxReserved))
+	}
+	if len(limits) == 0 {
+		return
+	}
+	m.f("- Memory budget: a config whose race windows at c=%d have a median %s (over %d or more windows while the race goes on, over all it has when it stops) is infeasible: dropped outside the error budget, never a finalist.",
+		r.Concurrency, strings.Join(limits, " or a median "), r.BudgetWindows)
+	var over []string
+	for _, e := range r.Configs {
+		if ob := e.OverBudget; ob != nil {
+			over = append(over, fmt.Sprintf("%s (%s %s, the median of %d windows)", cellText(e.Config), ob.Metric.Label(), sweep.MiBText(ob.Median), ob.Windows))
+		}
+	}
+	if len(over) > 0 {
+		m.f(" Over it: %s.", strings.Join(over, "; "))
+	} else {
+		m.f(" No config was over it.")
+	}
+	m.f("\n\n")
 }

@@ -56,4 +56,40 @@ func TestRaceMarkdown(t *testing.T) {
 	}
 }
 
+// TestRaceBudgetMarkdown: with a memory budget the race section states
+// the rule and names the configs it dropped with what they measured, or
+// says that none was over it; without one it says nothing of budgets.
+func TestRaceBudgetMarkdown(t *testing.T) {
+	race := func(configs ...sweep.RaceConfig) *sweep.RaceSummary {
+		return &sweep.RaceSummary{Concurrency: 16, MaxRounds: 30, Rounds: 9, Stop: "field", BudgetWindows: 3, Configs: configs}
+	}
+	over := sweep.RaceConfig{Config: "keep=16MiB", Rounds: 3, Reason: sweep.RaceInfeasible, DroppedAt: 3, Why: "over the memory budget",
+		OverBudget: &sweep.RaceOverBudget{Metric: sweep.MemRSS, Median: 268 * sweep.MiB, Windows: 3, Key: "max_rss", Limit: 220 * sweep.MiB}}
+	ok := sweep.RaceConfig{Config: "keep=4MiB", Rounds: 9, Reason: sweep.RaceFinalist}
+	md := func(s sweep.Summary) string {
+		var b bytes.Buffer
+		m := &mdWriter{s: s}
+		m.w = newBuf(&b)
+		m.race()
+		m.w.Flush()
+		return b.String()
+	}
+	budget := sweep.Plan{MaxRSS: 220 * sweep.MiB}
+	out := md(sweep.Summary{Plan: budget, Race: race(over, ok)})
+	for _, want := range []string{
+		"- Memory budget: a config whose race windows at c=16 have a median RSS over `analysis.max_rss` = 220.0 MiB (over 3 or more windows while the race goes on, over all it has when it stops) is infeasible: dropped outside the error budget, never a finalist.",
+		"Over it: keep=16MiB (RSS 268.0 MiB, the median of 3 windows).",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary.md lacks %q:\n%s", want, out)
+		}
+	}
+	if out := md(sweep.Summary{Plan: budget, Race: race(ok)}); !strings.Contains(out, "No config was over it.") {
+		t.Errorf("a budget nobody exceeded:\n%s", out)
+	}
+	if out := md(sweep.Summary{Race: race(ok)}); strings.Contains(out, "Memory budget") {
+		t.Errorf("a race without a budget states one:\n%s", out)
+	}
+}
+
 func newBuf(b *bytes.Buffer) *bufio.Writer { return bufio.NewWriter(b) }

@@ -19,7 +19,7 @@ import (
 // "unconfirmed" and no interval, race data being selected data.
 func raceSummary(head sweep.Summary, ws []sweep.Window) (*sweep.RaceSummary, []sweep.Cell) {
 	p := head.Plan
-	r, survivors, err := policy.ReplayRace(head, ws)
+	rp, err := policy.ReplayRace(head, ws)
 	b := race.Split(p.Confidence)
 	out := &sweep.RaceSummary{
 		Concurrency: p.TargetConc,
@@ -30,11 +30,15 @@ func raceSummary(head sweep.Summary, ws []sweep.Window) (*sweep.RaceSummary, []s
 	if err != nil {
 		out.ReplayError = err.Error()
 	}
-	if r == nil {
+	if rp == nil {
 		return out, nil
 	}
+	if p.MaxRSS > 0 || p.MaxReserved > 0 {
+		out.BudgetWindows = policy.BudgetWindows
+	}
+	r := rp.Race
 	st := r.Stop()
-	out.Rounds, out.Survivors, out.Stop, out.Leader = r.Round(), survivors, st.Reason, st.Leader
+	out.Rounds, out.Survivors, out.Stop, out.Leader = r.Round(), rp.Survivors, st.Reason, st.Leader
 	if st.Reason != "" {
 		out.Finalists = r.Finalists()
 	}
@@ -49,8 +53,12 @@ func raceSummary(head sweep.Summary, ws []sweep.Window) (*sweep.RaceSummary, []s
 	}
 	left := map[string]race.Entry{}
 	for _, e := range r.Entries() {
-		out.Configs = append(out.Configs, sweep.RaceConfig{Config: e.Config, Rounds: e.Rounds, Reason: e.Reason,
-			DroppedAt: e.DroppedAt, EAtDrop: e.EAtDrop, WorseThan: e.WorseThan, Why: e.Why, Change: math.Expm1(e.Mean)})
+		rc := sweep.RaceConfig{Config: e.Config, Rounds: e.Rounds, Reason: e.Reason,
+			DroppedAt: e.DroppedAt, EAtDrop: e.EAtDrop, WorseThan: e.WorseThan, Why: e.Why, Change: math.Expm1(e.Mean)}
+		if ob, ok := rp.OverBudget[e.Config]; ok {
+			rc.OverBudget = &ob
+		}
+		out.Configs = append(out.Configs, rc)
 		if e.Reason != race.Finalist && e.Config != head.Baseline {
 			left[e.Config] = e
 		}
