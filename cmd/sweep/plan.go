@@ -63,6 +63,8 @@ func printPlan(w io.Writer, c *config.Config, sh shard.Spec) {
 	}
 	fmt.Fprintf(w, "rounds: %s, warmup %s, window %s, restarts %s\n", rounds, c.Load.Warmup, window, c.Run.Restarts)
 	fmt.Fprintf(w, "windows: %d measured + %d warmups\n", schedule.Measured(steps), len(steps)-schedule.Measured(steps))
+	fmt.Fprintf(w, "server starts: %d%s (only one block's servers alive at a time%s)\n", schedule.Starts(steps, c.Run.Restarts == sweep.RestartsRound),
+		map[bool]string{true: " at most"}[c.Load.Race || c.Load.Auto], map[bool]string{true: "; restarts = \"round\": every measured window's server is fresh"}[c.Run.Restarts == sweep.RestartsRound])
 	expected := 0
 	if c.Load.Race {
 		if n, ok := driver.Expected(c); ok && n > 0 {

@@ -147,3 +147,27 @@ func Estimate(steps []Step, warmup, duration, perSlotOverhead time.Duration) tim
 	return time.Duration(warm)*warmup + time.Duration(measured)*duration +
 		time.Duration(len(steps))*perSlotOverhead
 }
+
+// Starts counts the server starts the steps take, run in order as the
+// driver runs them: only one block's servers are alive at a time (a
+// block change stops them all), with restartRounds (restarts = "round")
+// every measured round starts its servers afresh, and a slot's server
+// starts at its first step after a stop.
+func Starts(steps []Step, restartRounds bool) int {
+	type round struct{ block, conc, round int }
+	n := 0
+	alive := map[int]bool{}
+	var cur round
+	for i, s := range steps {
+		k := round{s.Slot.Block, s.Concurrency, s.Round}
+		if i == 0 || k.block != cur.block || restartRounds && !s.Warmup && k != cur {
+			clear(alive)
+		}
+		cur = k
+		if !alive[s.Slot.Index] {
+			alive[s.Slot.Index] = true
+			n++
+		}
+	}
+	return n
+}

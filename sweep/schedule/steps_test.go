@@ -225,3 +225,32 @@ func TestStepKey(t *testing.T) {
 		t.Errorf("Key = %+v, want %+v", got, want)
 	}
 }
+
+// TestStarts: one start per slot of a block while it runs, again for a
+// later block and, with restarts = "round", for every measured round.
+func TestStarts(t *testing.T) {
+	a := Slot{Index: 0, Config: "a"}
+	b := Slot{Index: 1, Config: "b"}
+	c := Slot{Index: 2, Config: "c", Block: 1}
+	one := Steps([]Slot{a, b}, []int{1, 4}, 3, 1) // 2 levels × (2 warmups + 3 rounds × 2)
+	two := append(append([]Step(nil), one...), Steps([]Slot{c}, []int{1}, 2, 1)...)
+	for _, tc := range []struct {
+		name   string
+		steps  []Step
+		rounds bool
+		want   int
+	}{
+		{"one block", one, false, 2},
+		// The first level's warmups start both servers; every measured
+		// round starts them again; the second level's warmups reuse the
+		// last round's (the driver leaves warmups out with restarts =
+		// "round").
+		{"one block, restarts every round", one, true, 2 + 2*3*2},
+		{"two blocks", two, false, 3},
+		{"none", nil, false, 0},
+	} {
+		if got := Starts(tc.steps, tc.rounds); got != tc.want {
+			t.Errorf("%s: %d starts, want %d", tc.name, got, tc.want)
+		}
+	}
+}
