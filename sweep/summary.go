@@ -296,8 +296,7 @@ type Tradeoff struct {
 	Low      float64 `json:"low"` // median signed change at LowConc
 	HighConc int     `json:"high_concurrency"`
 	High     float64 `json:"high"`
-	Flip     bool    `json:"flip"`  // real effects of opposite sign
-	Words    string  `json:"words"` // e.g. "−23% CPU/req at c=1, +110% at c=16"
+	Flip     bool    `json:"flip"` // real effects of opposite sign
 }
 
 // Recommendation is the verdict of the whole run.
@@ -308,11 +307,15 @@ type Recommendation struct {
 	Point        Point     `json:"point"`
 	KeepBaseline bool      `json:"keep_baseline"`
 	Change       float64   `json:"change"` // median signed change of the objective metric vs baseline
-	Reason       string    `json:"reason"`
-	// Cost is what the pick costs in memory, in words: "−62% CPU/req for
-	// +2.1 MiB RSS at c=16"; RSSChangeMiB the median paired RSS change.
-	// Absent when keeping the baseline or without RSS pairs.
-	Cost         string   `json:"cost,omitempty"`
+	// Keep says why the baseline is kept ("" for a pick); Dirty names,
+	// with Keep = KeepErrors, the improving configs left out for errors.
+	Keep  KeepReason `json:"keep,omitempty"`
+	Dirty []Dirty    `json:"dirty,omitempty"`
+	// Reason is the reason in words that summaries written before Keep
+	// carried (schema ≤ 4); this build reads it for them, never writes it.
+	Reason string `json:"reason,omitempty"`
+	// RSSChangeMiB is the pick's median paired RSS change; absent when
+	// keeping the baseline or without RSS pairs.
 	RSSChangeMiB *float64 `json:"rss_change_mib,omitempty"`
 	// Excluded names the configs a memory budget (analysis.max_rss,
 	// max_reserved) ruled out at the target level, with what they exceed.
@@ -324,6 +327,32 @@ type Recommendation struct {
 	// run compares each config with the baseline, never with one another,
 	// so the pick has only the best median. In cell order.
 	Peers []Peer `json:"peers,omitempty"`
+}
+
+// KeepReason says why a run keeps its baseline.
+type KeepReason string
+
+// The reasons to keep the baseline.
+const (
+	// KeepNoBaseline: the baseline has no windows at the target level.
+	KeepNoBaseline KeepReason = "no_baseline"
+	// KeepErrors: every config that improved had errors or failed windows
+	// there (Recommendation.Dirty).
+	KeepErrors KeepReason = "errors"
+	// KeepUndecided: every candidate's comparison at the target is
+	// undecided (too few rounds).
+	KeepUndecided KeepReason = "undecided"
+	// KeepNoImprovement: no config improved the objective for certain
+	// (within a memory budget, if any).
+	KeepNoImprovement KeepReason = "no_improvement"
+)
+
+// Dirty is an improving config left out of the recommendation: its error
+// rate and failed windows at the target level.
+type Dirty struct {
+	Config        string  `json:"config"`
+	ErrorRate     float64 `json:"error_rate"`
+	FailedWindows int     `json:"failed_windows"`
 }
 
 // Peer is a config not told apart from the recommendation: its change of

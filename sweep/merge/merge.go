@@ -142,22 +142,12 @@ func Merge(shards []Shard, out string) (sweep.Summary, error) {
 	if err := writeResults(rundir.Dir(out).Results(), ws); err != nil {
 		return sweep.Summary{}, err
 	}
+	if !whole {
+		// What the merge knows before any analysis: the shards missing and
+		// the machines they ran on. summarize puts it first.
+		head.Warnings = append(mergeWarnings(shards), head.Warnings...)
+	}
 	s := summarize.Summary(head, ws)
-	if whole {
-		return s, rundir.WriteSummary(out, s)
-	}
-	extra := mergeWarnings(shards)
-	missing := slices.ContainsFunc(extra, func(w sweep.Warning) bool { return w.Code == sweep.WarnMissingShards })
-	for i, w := range s.Warnings {
-		if w.Code == sweep.WarnIncomplete {
-			s.Warnings[i].Message = fmt.Sprintf("merged run incomplete: %d of %d planned windows measured; resume the incomplete shards with -resume, then merge again", s.Plan.Measured, s.Plan.Windows)
-		}
-	}
-	if missing { // the missing shards say it
-		s.Complete = false
-		s.Warnings = slices.DeleteFunc(s.Warnings, func(w sweep.Warning) bool { return w.Code == sweep.WarnIncomplete })
-	}
-	s.Warnings = append(extra, s.Warnings...)
 	return s, rundir.WriteSummary(out, s)
 }
 

@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
 )
@@ -217,8 +216,7 @@ func (f fixture) tradeoffs(s *sweep.Summary) {
 			}
 			s.Tradeoffs = append(s.Tradeoffs, sweep.Tradeoff{
 				Config: sl.config, Metric: m, LowConc: low, Low: dl.Median, HighConc: c, High: dh.Median,
-				Flip:  detected(dl) && detected(dh) && (dl.Median < 0) != (dh.Median < 0),
-				Words: fmt.Sprintf("%s CPU/req at c=%d, %s at c=%d", wholePct(dl.Median), low, wholePct(dh.Median), c),
+				Flip: detected(dl) && detected(dh) && (dl.Median < 0) != (dh.Median < 0),
 			})
 		}
 	}
@@ -243,17 +241,9 @@ func (f fixture) recommend(s *sweep.Summary) {
 	rec := &sweep.Recommendation{Objective: f.objective, Concurrency: f.target}
 	if found {
 		rec.Config, rec.Point, rec.Change = best.Config, best.Point, best.VsBaseline[metric].Median
-		rec.Reason = "It is the largest detected improvement at the target concurrency, with no errors there."
 	} else {
 		b := f.points[f.baseline]
-		rec.Config, rec.Point, rec.KeepBaseline = b.Label(), b, true
-		rec.Reason = "No candidate's interval clears zero at the target concurrency."
+		rec.Config, rec.Point, rec.KeepBaseline, rec.Keep = b.Label(), b, true, sweep.KeepNoImprovement
 	}
 	s.Recommendation = rec
-}
-
-// wholePct formats a change in whole percent with a typographic minus,
-// the way stats writes Tradeoff.Words.
-func wholePct(f float64) string {
-	return strings.Replace(fmt.Sprintf("%+.0f%%", 100*f), "-", "−", 1)
 }

@@ -34,7 +34,7 @@ func TestMemoryReport(t *testing.T) {
 		`\| verdict \| RSS MiB \| RSS vs baseline \|`,
 		"`linear_memory_keep_resident=4MiB` \\|.* \\| [0-9.]+ \\| \\+[0-9.]+ MiB \\[\\+[0-9.]+, \\+[0-9.]+\\] \\|",
 		`## Memory`,
-		`Memory: −[0-9]+% CPU/req for \+[0-9.]+ MiB RSS at c=16`,
+		`Memory: −[0-9.]+% CPU/req for \+[0-9.]+ MiB RSS at c=16`,
 		"`linear_memory_keep_resident=4MiB` at c=16: estimate \\+[0-9.]+ MiB vs the baseline, settled RSS measured \\+[0-9.]+ MiB: ",
 		`!\[[^]]*\]\(memory.png\)`,
 	} {

@@ -115,12 +115,28 @@ func (m *mdWriter) memory() {
 // budgetLines are the recommendation's sentences on memory: what the
 // pick costs, and which configs a budget excluded.
 func (m *mdWriter) budgetLines(r *sweep.Recommendation) {
-	if r.Cost != "" {
-		m.f(" Memory: %s.", r.Cost)
+	if cost := m.cost(r); cost != "" {
+		m.f(" Memory: %s.", cost)
 	}
 	if len(r.Excluded) > 0 {
 		m.f(" Over the memory budget (%s), not recommended: %s.", budgetWords(m.s.Plan), strings.Join(r.Excluded, "; "))
 	}
+}
+
+// cost is what the pick costs in memory: "−62.0% CPU/req for +2.1 MiB RSS
+// at c=16 (RSS change +1.8 MiB … +2.4 MiB at 99.66%)", "" without RSS pairs.
+func (m *mdWriter) cost(r *sweep.Recommendation) string {
+	if r.RSSChangeMiB == nil {
+		return ""
+	}
+	metric, _, _ := objective(r.Objective)
+	s := fmt.Sprintf("%s %s for %s RSS at c=%d", change(r.Change), metric.Label(), sweep.MiBChange(*r.RSSChangeMiB), r.Concurrency)
+	if c, ok := m.cellOf(r.Config, r.Concurrency); ok {
+		if ch, ok := c.MemoryVsBaseline[sweep.MemRSS]; ok && ch.CILowMiB != nil && ch.CIHighMiB != nil {
+			s += fmt.Sprintf(" (RSS change %s … %s at %s)", sweep.MiBChange(*ch.CILowMiB), sweep.MiBChange(*ch.CIHighMiB), confidence(ch.Confidence))
+		}
+	}
+	return s
 }
 
 // budgetWords names the run's budgets: "analysis.max_rss = 64.0 MiB".

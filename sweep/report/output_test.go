@@ -202,7 +202,7 @@ func TestMarkdownContent(t *testing.T) {
 			"**Keep the baseline `total_memories=1000`.**",
 		}, []string{"CPU/req better"}},
 		{"five-by-four", []string{
-			"- `linear_memory_keep_resident=2MiB`: −21% CPU/req at c=1, +86% at c=4 — cheaper single-threaded, costlier at c=4",
+			"- `linear_memory_keep_resident=2MiB`: −21.4% CPU/req at c=1, +85.9% at c=4 — cheaper single-threaded, costlier at c=4",
 			"![Effect of each setting on CPU per request",
 			"| `linear_memory_keep_resident=2MiB` |",
 		}, []string{"Incomplete run", "heatmap.png"}},

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/sweep-dev/sweep/sweep"
 )
 
 // recommendation is summary.md's section "Recommendation": the config
@@ -36,11 +38,57 @@ func (m *mdWriter) recommendation() {
 		m.f("%s\n\n", m.peersLine(r, words))
 		return // the stats reason says the same in other words
 	}
-	if reason := strings.TrimSpace(r.Reason); reason != "" {
-		if !strings.HasSuffix(reason, ".") {
-			reason += "."
-		}
-		m.f(" %s", capitalize(reason))
+	if reason := m.keepReason(r, metric); reason != "" {
+		m.f(" %s", reason)
 	}
 	m.f("\n\n")
+}
+
+// keepReason says why the run keeps its baseline (Recommendation.Keep),
+// with the run's error control and what a memory budget excluded;
+// summaries written before Keep give their reason in words.
+func (m *mdWriter) keepReason(r *sweep.Recommendation, metric sweep.Metric) string {
+	var s string
+	control := fmt.Sprintf("with family-wise confidence %s over the run's %d comparisons", confidence(m.s.Plan.Confidence), m.s.Plan.Family)
+	switch r.Keep {
+	case sweep.KeepNoBaseline:
+		s = fmt.Sprintf("No baseline measurements at c=%d.", r.Concurrency)
+	case sweep.KeepErrors:
+		var parts []string
+		for _, d := range r.Dirty {
+			var why []string
+			if d.ErrorRate > 0 {
+				why = append(why, "error rate "+pct(d.ErrorRate))
+			}
+			if d.FailedWindows > 0 {
+				why = append(why, map[bool]string{true: "1 failed window", false: fmt.Sprintf("%d failed windows", d.FailedWindows)}[d.FailedWindows == 1])
+			}
+			parts = append(parts, fmt.Sprintf("%s (%s)", code(d.Config), strings.Join(why, ", ")))
+		}
+		s = "All improving configs had errors: " + strings.Join(parts, ", ") + "."
+	case sweep.KeepUndecided, sweep.KeepNoImprovement:
+		s = fmt.Sprintf("No config improved %s at c=%d %s.", metric.Label(), r.Concurrency, control)
+	default:
+		if reason := strings.TrimSpace(r.Reason); reason != "" {
+			return capitalize(strings.TrimSuffix(reason, ".")) + "."
+		}
+		return ""
+	}
+	if len(r.Excluded) > 0 {
+		s += " Over the memory budget, not recommended: " + strings.Join(r.Excluded, ", ") + "."
+	}
+	if c, ok := m.cellOf(m.s.Baseline, r.Concurrency); ok && len(c.OverBudget) > 0 {
+		s += " The baseline itself is over the memory budget (" + strings.Join(c.OverBudget, ", ") + ")."
+	}
+	return s
+}
+
+// cellOf is config's cell at level c.
+func (m *mdWriter) cellOf(config string, c int) (sweep.Cell, bool) {
+	for _, sr := range m.ss {
+		if sr.Config == config {
+			return sr.cell(c)
+		}
+	}
+	return sweep.Cell{}, false
 }

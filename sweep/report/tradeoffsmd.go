@@ -42,7 +42,8 @@ func (m *mdWriter) tradeoffs() {
 	}
 	for _, k := range order {
 		ts := flips[k]
-		m.f("- %s: %s — %s", code(k.config), ts[0].Words, flipPhrase(ts[0]))
+		t := ts[0]
+		m.f("- %s: %s %s at c=%d, %s at c=%d — %s", code(k.config), change(t.Low), t.Metric.Label(), t.LowConc, change(t.High), t.HighConc, flipPhrase(t))
 		if len(ts) > 1 {
 			var also []string
 			for _, t := range ts[1:] {

@@ -48,33 +48,13 @@ func (r *run) budgetExcluded(conc int) []string {
 	return out
 }
 
-// memoryCost says what the recommended cell costs in RSS against the
-// baseline: "−62% CPU/req for +2.1 MiB RSS at c=16"; with the interval of
-// the RSS change when there is one. It also returns the change in MiB
-// (nil without RSS pairs).
-func memoryCost(c sweep.Cell, metric sweep.Metric, change float64) (string, *float64) {
+// rssChange is the median paired RSS change of cell c against the
+// baseline, in MiB; nil without RSS pairs.
+func rssChange(c sweep.Cell) *float64 {
 	ch, ok := c.MemoryVsBaseline[sweep.MemRSS]
 	if !ok {
-		return "", nil
-	}
-	s := fmt.Sprintf("%s %s for %s RSS at c=%d", Percent(change), metric.Label(), sweep.MiBChange(ch.MedianMiB), c.Concurrency)
-	if ch.CILowMiB != nil && ch.CIHighMiB != nil {
-		s += fmt.Sprintf(" (RSS change %s … %s at %s)", sweep.MiBChange(*ch.CILowMiB), sweep.MiBChange(*ch.CIHighMiB), confidenceText(ch.Confidence))
+		return nil
 	}
 	v := ch.MedianMiB
-	return s, &v
-}
-
-// budgetNote is the recommendation's sentence on the budgets: the configs
-// they excluded, and whether the baseline (base, when given) is itself
-// over one.
-func budgetNote(excluded []string, base *group) string {
-	var s string
-	if len(excluded) > 0 {
-		s = "; over the memory budget, not recommended: " + strings.Join(excluded, ", ")
-	}
-	if base != nil && len(base.cell.OverBudget) > 0 {
-		s += "; the baseline itself is over the memory budget (" + strings.Join(base.cell.OverBudget, ", ") + ")"
-	}
-	return s
+	return &v
 }

@@ -1,8 +1,6 @@
 package stats
 
 import (
-	"fmt"
-
 	"github.com/sweep-dev/sweep/sweep"
 )
 
@@ -73,8 +71,6 @@ func (r *run) tradeoffs() []sweep.Tradeoff {
 					HighConc: l,
 					High:     hi.Median,
 					Flip:     called(lo) && called(hi) && lo.Median*hi.Median < 0,
-					Words: fmt.Sprintf("%s %s at c=%d, %s at c=%d",
-						Percent(lo.Median), m.Label(), low.cell.Concurrency, Percent(hi.Median), l),
 				})
 			}
 		}

@@ -94,7 +94,7 @@ func TestTradeoffs(t *testing.T) {
 	a := Analyze(ws, Options{Baseline: base, AA: aa})
 	var got []string
 	for _, tr := range a.Tradeoffs {
-		got = append(got, fmt.Sprintf("%s %s %d→%d flip=%v: %s", tr.Config, tr.Metric, tr.LowConc, tr.HighConc, tr.Flip, tr.Words))
+		got = append(got, fmt.Sprintf("%s %s %d→%d flip=%v: %s %s at c=%d, %s at c=%d", tr.Config, tr.Metric, tr.LowConc, tr.HighConc, tr.Flip, Percent(tr.Low), tr.Metric.Label(), tr.LowConc, Percent(tr.High), tr.HighConc))
 	}
 	want := []string{
 		"kr=1MiB cpu_us_per_req 1→4 flip=false: \u221223% CPU/req at c=1, +2.0% at c=4",

@@ -40,11 +40,11 @@ func ExampleAnalyze() {
 	}
 	for _, tr := range a.Tradeoffs {
 		if tr.Flip {
-			fmt.Println("flip:", tr.Config, tr.Words)
+			fmt.Printf("flip: %s %s at c=%d, %s at c=%d\n", tr.Config, stats.Percent(tr.Low), tr.LowConc, stats.Percent(tr.High), tr.HighConc)
 		}
 	}
 	r := a.Recommendation
-	fmt.Printf("keep baseline: %v (%s)\n", r.KeepBaseline, r.Reason)
+	fmt.Printf("keep baseline: %v (%s)\n", r.KeepBaseline, r.Keep)
 	// Output:
 	// kr=0       c=1    100 µs/req  (baseline)
 	// kr=0       c=16   371 µs/req  (baseline)
@@ -52,6 +52,6 @@ func ExampleAnalyze() {
 	// kr=0 [A/A] c=16   371 µs/req  +0.1%: control
 	// kr=1MiB    c=1     77 µs/req  −23%: better
 	// kr=1MiB    c=16   808 µs/req  +118%: worse
-	// flip: kr=1MiB −23% CPU/req at c=1, +118% at c=16
-	// keep baseline: true (no config improved cpu_us_per_req at c=16 with family-wise confidence 95% over the run's 4 comparisons)
+	// flip: kr=1MiB −23% at c=1, +118% at c=16
+	// keep baseline: true (no_improvement)
 }

@@ -1,9 +1,6 @@
 package stats
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/sweep-dev/sweep/sweep"
 )
 
@@ -21,32 +18,32 @@ func (r *run) recommend() *sweep.Recommendation {
 	conc := r.o.TargetConcurrency
 	metric := r.o.Objective.Metric()
 	excluded := r.budgetExcluded(conc)
-	keep := func(reason string) *sweep.Recommendation {
+	keep := func(why sweep.KeepReason) *sweep.Recommendation {
 		return &sweep.Recommendation{
 			Objective: r.o.Objective, Concurrency: conc, Config: r.baseline, Point: base.cell.Point,
-			KeepBaseline: true, Reason: reason + budgetNote(excluded, r.cellAt(r.baseline, conc)), Excluded: excluded,
+			KeepBaseline: true, Keep: why, Excluded: excluded,
 		}
 	}
 	if r.cellAt(r.baseline, conc) == nil {
-		return keep(fmt.Sprintf("no baseline measurements at c=%d", conc))
+		return keep(sweep.KeepNoBaseline)
 	}
 	var best *group
-	var dirty []string
-	undecided, candidates := []sweep.Delta{}, 0
+	var dirty []sweep.Dirty
+	undecided, candidates := 0, 0
 	for _, c := range r.configs {
 		g := r.cellAt(c, conc)
 		if g == nil || c == r.baseline || c == r.aa {
 			continue
 		}
 		candidates++
-		if d := g.cell.VsBaseline[metric]; d.Verdict == sweep.VerdictUndecided {
-			undecided = append(undecided, d)
+		if g.cell.VsBaseline[metric].Verdict == sweep.VerdictUndecided {
+			undecided++
 		}
 		if g.cell.VsBaseline[metric].Verdict != sweep.VerdictBetter {
 			continue
 		}
 		if !g.clean() {
-			dirty = append(dirty, c+" ("+problem(g)+")")
+			dirty = append(dirty, sweep.Dirty{Config: c, ErrorRate: g.cell.ErrorRate, FailedWindows: g.failed})
 			continue
 		}
 		if len(g.cell.OverBudget) > 0 {
@@ -56,26 +53,21 @@ func (r *run) recommend() *sweep.Recommendation {
 			best = g
 		}
 	}
-	noise := fmt.Sprintf("with family-wise confidence %s over the run's %d comparisons", confidenceText(r.o.Confidence), r.familySize)
 	switch {
 	case best != nil:
 		d := best.cell.VsBaseline[metric]
-		cost, rss := memoryCost(best.cell, metric, d.Median)
 		return &sweep.Recommendation{
 			Objective: r.o.Objective, Concurrency: conc, Config: best.cell.Config, Point: best.cell.Point,
-			Change: d.Median, Cost: cost, RSSChangeMiB: rss, Excluded: excluded, Peers: r.peers(best, conc, metric),
-			Reason: fmt.Sprintf("%s %s vs the baseline at c=%d (interval %s … %s at %s over %d paired rounds), %s, with no errors",
-				Percent(d.Median), metric, conc, Percent(*d.CILow), Percent(*d.CIHigh), confidenceText(d.Confidence), d.Pairs, noise) +
-				budgetNote(excluded, nil),
+			Change: d.Median, RSSChangeMiB: rssChange(best.cell), Excluded: excluded, Peers: r.peers(best, conc, metric),
 		}
 	case len(dirty) > 0:
-		return keep("all improving configs had errors: " + strings.Join(dirty, ", "))
-	case candidates > 0 && len(undecided) == candidates:
-		d := undecided[0]
-		return keep(fmt.Sprintf("nothing was decided at c=%d: %d paired rounds, %d needed for any verdict on %s %s",
-			conc, d.Pairs, d.Needed, metric, noise))
+		k := keep(sweep.KeepErrors)
+		k.Dirty = dirty
+		return k
+	case candidates > 0 && undecided == candidates:
+		return keep(sweep.KeepUndecided)
 	}
-	return keep(fmt.Sprintf("no config improved %s at c=%d %s", metric, conc, noise))
+	return keep(sweep.KeepNoImprovement)
 }
 
 // improves reports whether change a is strictly better than b for metric.
@@ -84,20 +76,6 @@ func improves(a, b float64, metric sweep.Metric) bool {
 		return a < b
 	}
 	return a > b
-}
-
-// problem describes why a cell is not clean.
-func problem(g *group) string {
-	var parts []string
-	if g.errors > 0 {
-		parts = append(parts, fmt.Sprintf("error rate %.2f%%", 100*g.cell.ErrorRate))
-	}
-	if g.failed == 1 {
-		parts = append(parts, "1 failed window")
-	} else if g.failed > 1 {
-		parts = append(parts, fmt.Sprintf("%d failed windows", g.failed))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // firstCell is config's first cell in cell order, or nil.

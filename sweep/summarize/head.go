@@ -4,8 +4,9 @@ import "github.com/sweep-dev/sweep/sweep"
 
 // headCodes are the warnings a run states outside the analysis of its
 // windows: the preflight's (before any load) and the profiler's (after
-// the last window). Head keeps them; Summary puts them first.
-var headCodes = []sweep.WarningCode{sweep.WarnPoolLimit, sweep.WarnNoProfile}
+// the last window), and a merge's (shards missing, shards run on other
+// machines). Head keeps them; Summary puts them first.
+var headCodes = []sweep.WarningCode{sweep.WarnPoolLimit, sweep.WarnNoProfile, sweep.WarnMissingShards, sweep.WarnMachines}
 
 // Head is the head of the run summary s describes: what the run stated
 // before its first window and outside the analysis (name, plan,

@@ -8,6 +8,7 @@ package summarize
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/policy"
@@ -84,7 +85,14 @@ func analyze(head sweep.Summary, ws, analyzed []sweep.Window, confidence float64
 	s.Cliffs, s.Tradeoffs, s.Recommendation = a.Cliffs, a.Tradeoffs, a.Recommendation
 	s.BlockDrift = a.BlockDrift
 	s.Warnings = append(append([]sweep.Warning(nil), head.Warnings...), a.Warnings...)
-	if !s.Complete {
+	missing := slices.ContainsFunc(head.Warnings, func(w sweep.Warning) bool { return w.Code == sweep.WarnMissingShards })
+	switch {
+	case missing: // a merge without some of its shards: their warning says it
+		s.Complete = false
+	case !s.Complete && len(s.Plan.Merged) > 0:
+		s.Warnings = append([]sweep.Warning{{Code: sweep.WarnIncomplete,
+			Message: fmt.Sprintf("merged run incomplete: %d of %d planned windows measured; resume the incomplete shards with -resume, then merge again", len(seen), s.Plan.Windows)}}, s.Warnings...)
+	case !s.Complete:
 		s.Warnings = append([]sweep.Warning{{Code: sweep.WarnIncomplete,
 			Message: fmt.Sprintf("run incomplete: %d of %d planned windows measured; resume with -resume", len(seen), s.Plan.Windows)}}, s.Warnings...)
 	}
