@@ -227,7 +227,7 @@ func TestUsage(t *testing.T) {
 		{"a bad flag of report", []string{"report", "-x"}, "flag provided but not defined: -x"},
 		{"-shard past its count", []string{"-config", good, "-shard", "3/2"}, `sweep: -shard "3/2": i = 3 is not below n = 2`},
 		{"-shard of nothing", []string{"-config", good, "-shard", "0/0"}, `sweep: -shard "0/0": n = 0`},
-		{"merge without -out", []string{"merge", runDir}, "usage: sweep merge -out DIR SHARD_DIR..."},
+		{"merge without -out", []string{"merge", runDir}, "usage: sweep merge -out DIR RUN_DIR..."},
 		{"merge a non-run", []string{"merge", "-out", "m", t.TempDir()}, "is not a run directory"},
 	}
 	for _, tt := range tests {
@@ -488,7 +488,7 @@ func TestShardsCLI(t *testing.T) {
 	}{
 		{"a shard twice", []string{"merge", "-out", filepath.Join(dir, "m1"), shard(0), shard(0)}, "sweep merge: shard 0/2 given twice"},
 		{"two configs", []string{"merge", "-out", filepath.Join(dir, "m2"), shard(0), shard(9)}, "ran different configs"},
-		{"a merged run", []string{"merge", "-out", filepath.Join(dir, "m3"), merged}, "is not a shard"},
+		{"a merged run beside a shard", []string{"merge", "-out", filepath.Join(dir, "m3"), merged, shard(0)}, "ran the whole plan (no -shard)"},
 		{"resume as another shard", []string{"-resume", shard(0), "-shard", "1/2"}, "-shard 1/2: " + shard(0) + " holds shard 0/2; -resume continues it as it was"},
 	} {
 		r := sweepCmd(t, tt.args...)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/race"
-	"github.com/sweep-dev/sweep/sweep/stats"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // This file turns a race's windows into its decisions (package race
@@ -188,7 +188,7 @@ func (s *raceState) dropInfeasible(ws []sweep.Window, k, need int) {
 		if reqs[cfg] > 0 {
 			if rate := float64(errs[cfg]) / float64(reqs[cfg]); rate > p.CliffRate {
 				_ = s.r.Drop(l, fmt.Sprintf("past the capacity cliff at c=%d: %s of requests failed (analysis.cliff_error_rate = %s)",
-					conc, stats.Percent(rate), stats.Percent(p.CliffRate)))
+					conc, units.Rate(rate), units.Rate(p.CliffRate)))
 				continue
 			}
 		}

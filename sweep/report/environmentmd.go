@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // environment is summary.md's section "Environment": the machine, the
@@ -43,7 +45,7 @@ func (m *mdWriter) environment() {
 			srv, ld = max(srv, c.ServerSteal), max(ld, c.LoadSteal)
 		}
 		m.f("- Hypervisor steal (the cells' medians, at most): %s of the server CPUs' time, %s of the load CPUs'\n",
-			pct(srv), pct(ld))
+			units.Rate(srv), units.Rate(ld))
 		var so, lo *float64
 		for _, c := range m.s.Cells {
 			if c.ServerOther != nil && (so == nil || *c.ServerOther > *so) {
@@ -66,9 +68,9 @@ func (m *mdWriter) environment() {
 // the accounting's error, not work: it says none was measured.
 func otherText(f float64) string {
 	if f < 0 {
-		return "none measured (" + change(f) + ": within the accounting's error)"
+		return "none measured (" + units.Change(f) + ": within the accounting's error)"
 	}
-	return pct(f) + " of their time"
+	return units.Rate(f) + " of their time"
 }
 
 // orUnknown is s, or "unknown" when s is empty.

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // errorsChart is errors.png: error rate (5xx + transport errors) in % of
@@ -46,7 +47,7 @@ func errorsChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 	if thr > 0 {
 		tl := hline{Y: thr, LineStyle: draw.LineStyle{Color: keyColor, Width: vg.Points(1), Dashes: dotted}}
 		ch.p.Add(tl)
-		ch.addKey(fmt.Sprintf("dotted: cliff threshold %s errors", pct(s.Plan.CliffRate)), tl)
+		ch.addKey(fmt.Sprintf("dotted: cliff threshold %s errors", units.Rate(s.Plan.CliffRate)), tl)
 	}
 	markCliffs(ch, s, ss)
 	concAxis(ch.p, lv)
@@ -71,7 +72,7 @@ func markCliffs(ch *chart, s sweep.Summary, ss []series) {
 		}
 		marks = append(marks, cliffMark{
 			X: float64(cl.Concurrency), Y: 100 * cl.ErrorRate, Color: sr.Color,
-			Text:  fmt.Sprintf("cliff at c=%d: %s", cl.Concurrency, pct(cl.ErrorRate)),
+			Text:  fmt.Sprintf("cliff at c=%d: %s", cl.Concurrency, units.Rate(cl.ErrorRate)),
 			Level: stack[cl.Concurrency],
 		})
 		stack[cl.Concurrency]++

@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // quartiles returns q1, median, q3 by linear interpolation.
@@ -171,7 +172,7 @@ func (f fixture) summarize(ws []sweep.Window) sweep.Summary {
 			}
 			if cell.ErrorRate > 0 {
 				cell.Warnings = append(cell.Warnings, sweep.Warning{Code: "errors", Config: sl.config, Conc: c,
-					Message: fmt.Sprintf("%d 5xx responses and transport errors: %s of requests", bad, pct(cell.ErrorRate))})
+					Message: fmt.Sprintf("%d 5xx responses and transport errors: %s of requests", bad, units.Rate(cell.ErrorRate))})
 			}
 			if !sl.aa {
 				if _, seen := cliffAt[sl.config]; !seen && cell.ErrorRate > cliffRate {

@@ -1,45 +1,16 @@
 package report
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/sweep-dev/sweep/sweep/units"
 )
-
-// pct formats a fraction as a percentage of requests: 0.042 → "4.20%".
-// Rates that are not zero never round to "0.00%".
-func pct(f float64) string {
-	switch {
-	case f == 0:
-		return "0%"
-	case f > 0 && f < 0.0001:
-		return "<0.01%"
-	default:
-		return strconv.FormatFloat(100*f, 'f', 2, 64) + "%"
-	}
-}
-
-// change formats a signed fractional change with a typographic minus,
-// as stats writes Tradeoff.Words: −0.123 → "−12.3%", 0.5 → "+50.0%".
-func change(f float64) string {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return "n/a"
-	}
-	s := strconv.FormatFloat(100*f, 'f', 1, 64)
-	switch {
-	case s == "0.0" || s == "-0.0":
-		return "0.0%"
-	case strings.HasPrefix(s, "-"):
-		return "−" + s[1:] + "%"
-	default:
-		return "+" + s + "%"
-	}
-}
 
 // interval formats a pair of fractional changes (quartiles or interval bounds).
 func interval(q1, q3 float64) string {
-	return "[" + change(q1) + ", " + change(q3) + "]"
+	return "[" + units.Change(q1) + ", " + units.Change(q3) + "]"
 }
 
 // thousands formats v rounded to an integer with thousands separators.
@@ -94,9 +65,4 @@ func signedUs(v float64) string {
 		return "−" + s[1:]
 	}
 	return "+" + s
-}
-
-// confidence formats an achieved coverage: "99.86%".
-func confidence(c float64) string {
-	return fmt.Sprintf("%g%%", float64(int64(c*10000+0.5))/100)
 }

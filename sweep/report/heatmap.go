@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 var (
@@ -132,7 +133,7 @@ func heatmapChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 					h.Lines = "no comparison"
 					break
 				}
-				h.Lines = change(d.Median) + "\n" + interval(d.Q1, d.Q3) + "\n" + string(d.Verdict)
+				h.Lines = units.Change(d.Median) + "\n" + interval(d.Q1, d.Q3) + "\n" + string(d.Verdict)
 				if d.Verdict == sweep.VerdictUndecided {
 					h.Lines += fmt.Sprintf("\n(%d of %d rounds)", d.Pairs, d.Needed)
 					break // white: nothing was decided

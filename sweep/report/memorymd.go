@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // hasRSS reports whether any cell has an RSS figure.
@@ -74,7 +75,7 @@ func (m *mdWriter) memory() {
 	conf := ""
 	for _, c := range m.s.Cells {
 		if ch, ok := c.MemoryVsBaseline[sweep.MemRSS]; ok && ch.CILowMiB != nil {
-			conf = fmt.Sprintf(" at %s each (%s)", confidence(ch.Confidence), ch.Correction)
+			conf = fmt.Sprintf(" at %s each (%s)", units.Share(ch.Confidence), ch.Correction)
 			break
 		}
 	}
@@ -130,10 +131,10 @@ func (m *mdWriter) cost(r *sweep.Recommendation) string {
 		return ""
 	}
 	metric, _, _ := objective(r.Objective)
-	s := fmt.Sprintf("%s %s for %s RSS at c=%d", change(r.Change), metric.Label(), sweep.MiBChange(*r.RSSChangeMiB), r.Concurrency)
+	s := fmt.Sprintf("%s %s for %s RSS at c=%d", units.Change(r.Change), metric.Label(), sweep.MiBChange(*r.RSSChangeMiB), r.Concurrency)
 	if c, ok := m.cellOf(r.Config, r.Concurrency); ok {
 		if ch, ok := c.MemoryVsBaseline[sweep.MemRSS]; ok && ch.CILowMiB != nil && ch.CIHighMiB != nil {
-			s += fmt.Sprintf(" (RSS change %s … %s at %s)", sweep.MiBChange(*ch.CILowMiB), sweep.MiBChange(*ch.CIHighMiB), confidence(ch.Confidence))
+			s += fmt.Sprintf(" (RSS change %s … %s at %s)", sweep.MiBChange(*ch.CILowMiB), sweep.MiBChange(*ch.CIHighMiB), units.Share(ch.Confidence))
 		}
 	}
 	return s

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/rundir"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 func TestBenchName(t *testing.T) {
@@ -140,12 +141,12 @@ func TestShortLabels(t *testing.T) {
 
 func TestFormat(t *testing.T) {
 	tests := []struct{ got, want string }{
-		{pct(0), "0%"},
-		{pct(0.042), "4.20%"},
-		{pct(0.00001), "<0.01%"},
-		{change(-0.123), "−12.3%"},
-		{change(0.5), "+50.0%"},
-		{change(-0.00001), "0.0%"},
+		{units.Rate(0), "0%"},
+		{units.Rate(0.042), "4.20%"},
+		{units.Rate(0.00001), "<0.01%"},
+		{units.Change(-0.123), "−12.3%"},
+		{units.Change(0.5), "+50.0%"},
+		{units.Change(-0.00001), "0.0%"},
 		{interval(-0.1, 0.02), "[−10.0%, +2.0%]"},
 		{thousands(1234567.4), "1,234,567"},
 		{thousands(999), "999"},

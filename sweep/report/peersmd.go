@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // peers are the recommendation's peers (sweep.Recommendation.Peers, as
@@ -13,7 +14,7 @@ import (
 func peers(r *sweep.Recommendation) []string {
 	var out []string
 	for _, p := range r.Peers {
-		s := fmt.Sprintf("%s %s %s", code(p.Config), change(p.Change), interval(p.CILow, p.CIHigh))
+		s := fmt.Sprintf("%s %s %s", code(p.Config), units.Change(p.Change), interval(p.CILow, p.CIHigh))
 		if p.RSSChangeMiB != nil {
 			s += ", RSS " + sweep.MiBChange(*p.RSSChangeMiB)
 		}

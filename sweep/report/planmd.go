@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // plan is summary.md's section "Plan": the grid, the levels, the rounds
@@ -66,7 +67,7 @@ func (m *mdWriter) plan() {
 		m.f("- Reference server (the built-in host with a fixed workload, in every round, never judged; what `sweep check -baseline` compares two runs through): %s.\n", strings.Join(lv, "; "))
 	}
 	_, words, _ := objective(p.Objective)
-	m.f("- Objective: %s at c=%d; a capacity cliff is an error rate above %s.\n\n", words, p.TargetConc, pct(p.CliffRate))
+	m.f("- Objective: %s at c=%d; a capacity cliff is an error rate above %s.\n\n", words, p.TargetConc, units.Rate(p.CliffRate))
 }
 
 // blocks is the Plan section's line on blocks and shards: how the grid
@@ -93,7 +94,7 @@ func (m *mdWriter) blocks() {
 	}
 	var lv []string
 	for _, d := range m.s.BlockDrift {
-		lv = append(lv, fmt.Sprintf("c=%d %s (%s to %s %s)", d.Concurrency, change(d.Spread),
+		lv = append(lv, fmt.Sprintf("c=%d %s (%s to %s %s)", d.Concurrency, units.Change(d.Spread),
 			strconv.FormatFloat(d.Min, 'f', 1, 64), strconv.FormatFloat(d.Max, 'f', 1, 64), d.Metric.Unit()))
 	}
 	_, words, _ := objective(p.Objective)

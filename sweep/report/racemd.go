@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // race is summary.md's section on a race (load.rounds = "race"): what it
@@ -18,7 +19,7 @@ func (m *mdWriter) race() {
 	}
 	m.f("## Race\n\n%s.\n\n", capitalize(strings.TrimSuffix(raceWords(r), ".")))
 	m.f("- Error budget (1 − confidence): dropping the best %s, a false within-ε stop %s, the confirmation's verdicts %s; ε = %s (analysis.resolve), clip %s (analysis.race_clip), up to %d rounds.\n",
-		share(r.Alpha.Drop), share(r.Alpha.Within), share(r.Alpha.Confirm), share(r.Epsilon), share(r.Clip), r.MaxRounds)
+		units.Share(r.Alpha.Drop), units.Share(r.Alpha.Within), units.Share(r.Alpha.Confirm), units.Share(r.Epsilon), units.Share(r.Clip), r.MaxRounds)
 	unconfirmed := ""
 	if slices.ContainsFunc(r.Configs, func(e sweep.RaceConfig) bool { return e.Reason == sweep.RaceUnconfirmed }) {
 		unconfirmed = fmt.Sprintf(", or `%s` for a survivor that was not a finalist (never shown worse: it may be as good as the pick)", sweep.VerdictUnconfirmed)
@@ -41,7 +42,7 @@ func (m *mdWriter) race() {
 		}
 		ch := ""
 		if e.Rounds > 0 {
-			ch = change(e.Change)
+			ch = units.Change(e.Change)
 		}
 		name := cellText(e.Config)
 		if e.Config == m.s.Baseline && m.s.AAConfig != "" {
@@ -73,11 +74,6 @@ func fieldChart(survivors []int) string {
 		fmt.Fprintf(&b, "%-9s %s %d\n", label, strings.Repeat("█", n*40/max(most, 1)), n)
 	}
 	return b.String()
-}
-
-// share formats a fraction as a percentage with up to two decimals: "2%", "0.25%".
-func share(f float64) string {
-	return fmt.Sprintf("%g%%", float64(int64(f*10000+0.5))/100)
 }
 
 // raceBudget states the race's memory-budget rule, when the run had a

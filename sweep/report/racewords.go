@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // raceWords is the race section's one-sentence account of what the race
@@ -29,7 +30,7 @@ func raceWords(s *sweep.RaceSummary) string {
 	case sweep.StopField:
 		fmt.Fprintf(&b, "; stopped with %d left", len(left))
 	case sweep.StopWithin:
-		fmt.Fprintf(&b, "; stopped when the leader %s was within ±%s of every other survivor", s.Leader, share(s.Epsilon))
+		fmt.Fprintf(&b, "; stopped when the leader %s was within ±%s of every other survivor", s.Leader, units.Share(s.Epsilon))
 	case sweep.StopMaxRounds, sweep.StopBudget:
 		why := "load.max_rounds"
 		if s.Stop == sweep.StopBudget {
@@ -45,7 +46,7 @@ func raceWords(s *sweep.RaceSummary) string {
 	}
 	a := s.Alpha
 	fmt.Fprintf(&b, " (error budget α = %s: dropping the best %s, a false within-ε stop %s, confirmation verdicts %s)",
-		share(a.Drop+a.Within+a.Confirm), share(a.Drop), share(a.Within), share(a.Confirm))
+		units.Share(a.Drop+a.Within+a.Confirm), units.Share(a.Drop), units.Share(a.Within), units.Share(a.Confirm))
 	if s.ReplayError != "" {
 		fmt.Fprintf(&b, "; replay error: %s", s.ReplayError)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // recommendation is summary.md's section "Recommendation": the config
@@ -19,7 +20,7 @@ func (m *mdWriter) recommendation() {
 	metric, words, _ := objective(r.Objective)
 	detail := ""
 	if d, ok := m.deltaOf(r.Config, r.Concurrency, metric); ok && d.CILow != nil && d.CIHigh != nil {
-		detail = fmt.Sprintf(", interval %s at %s over %d paired rounds", interval(*d.CILow, *d.CIHigh), confidence(d.Confidence), d.Pairs)
+		detail = fmt.Sprintf(", interval %s at %s over %d paired rounds", interval(*d.CILow, *d.CIHigh), units.Share(d.Confidence), d.Pairs)
 	}
 	switch {
 	case r.KeepBaseline && len(candidates(m.ss)) == 0:
@@ -33,7 +34,7 @@ func (m *mdWriter) recommendation() {
 		m.f("**Keep the baseline %s.** At c=%d no candidate improves %s for certain.", code(r.Config), r.Concurrency, words)
 	default:
 		m.f("**Use %s**: %s %s vs the baseline %s at c=%d (paired median%s), with the run's false-verdict risk controlled, with no errors.",
-			code(r.Config), change(r.Change), words, code(m.s.Baseline), r.Concurrency, detail)
+			code(r.Config), units.Change(r.Change), words, code(m.s.Baseline), r.Concurrency, detail)
 		m.budgetLines(r)
 		m.f("%s\n\n", m.peersLine(r, words))
 		return // the stats reason says the same in other words
@@ -49,7 +50,7 @@ func (m *mdWriter) recommendation() {
 // summaries written before Keep give their reason in words.
 func (m *mdWriter) keepReason(r *sweep.Recommendation, metric sweep.Metric) string {
 	var s string
-	control := fmt.Sprintf("with family-wise confidence %s over the run's %d comparisons", confidence(m.s.Plan.Confidence), m.s.Plan.Family)
+	control := fmt.Sprintf("with family-wise confidence %s over the run's %d comparisons", units.Share(m.s.Plan.Confidence), m.s.Plan.Family)
 	switch r.Keep {
 	case sweep.KeepNoBaseline:
 		s = fmt.Sprintf("No baseline measurements at c=%d.", r.Concurrency)
@@ -58,7 +59,7 @@ func (m *mdWriter) keepReason(r *sweep.Recommendation, metric sweep.Metric) stri
 		for _, d := range r.Dirty {
 			var why []string
 			if d.ErrorRate > 0 {
-				why = append(why, "error rate "+pct(d.ErrorRate))
+				why = append(why, "error rate "+units.Rate(d.ErrorRate))
 			}
 			if d.FailedWindows > 0 {
 				why = append(why, map[bool]string{true: "1 failed window", false: fmt.Sprintf("%d failed windows", d.FailedWindows)}[d.FailedWindows == 1])

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // results is summary.md's section "Results": per concurrency level how
@@ -65,7 +66,7 @@ func (m *mdWriter) results() {
 			if ipis {
 				m.f(" %s | %s |", perReq(cell.TLBShootdownsPerReq), perReq(cell.CallIPIsPerReq))
 			}
-			m.f(" %s | %s | %s | %s | %s |", ms(cell.P99Ms), pct(cell.ErrorRate),
+			m.f(" %s | %s | %s | %s | %s |", ms(cell.P99Ms), units.Rate(cell.ErrorRate),
 				deltaText(cell, sweep.MetricCPUPerReq), deltaText(cell, sweep.MetricRPS), cellText(verdictText(cell)))
 			m.f("%s\n", memoryRow(cell, memHead != ""))
 		}
@@ -173,12 +174,12 @@ func deltaText(c sweep.Cell, metric sweep.Metric) string {
 		return "—"
 	}
 	if d.Verdict.RaceOnly() {
-		return change(d.Median) + " [race data: no interval]"
+		return units.Change(d.Median) + " [race data: no interval]"
 	}
 	if d.CILow == nil || d.CIHigh == nil {
-		return change(d.Median) + " [no interval]"
+		return units.Change(d.Median) + " [no interval]"
 	}
-	return change(d.Median) + " " + interval(*d.CILow, *d.CIHigh)
+	return units.Change(d.Median) + " " + interval(*d.CILow, *d.CIHigh)
 }
 
 // decisionWords says how the run's verdicts were decided: the family
@@ -200,7 +201,7 @@ func (m *mdWriter) decisionWords() string {
 		return "none were made"
 	}
 	if r := m.s.Race; r != nil {
-		return fmt.Sprintf("exact signed-rank intervals of the log ratios of the confirmation rounds only; Holm's correction over the confirmation's %d comparisons holds the chance of any false verdict to %s, its share of the error budget (see Race)", n, share(r.Alpha.Confirm))
+		return fmt.Sprintf("exact signed-rank intervals of the log ratios of the confirmation rounds only; Holm's correction over the confirmation's %d comparisons holds the chance of any false verdict to %s, its share of the error budget (see Race)", n, units.Share(r.Alpha.Confirm))
 	}
 	return fmt.Sprintf("exact signed-rank intervals of the log ratios; Holm's correction over the run's %d comparisons holds the chance of any false verdict to %s", n, familyRisk(m.s.Plan.Confidence))
 }

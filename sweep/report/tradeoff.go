@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 var bandColor = color.Gray{Y: 218}
@@ -204,7 +205,7 @@ func tradeoffChart(s sweep.Summary, ss []series, lv []int) (*chart, error) {
 				}
 				var text []string
 				if annotate {
-					text = append(text, change(d.Median))
+					text = append(text, units.Change(d.Median))
 				}
 				if cell.Cliff != nil {
 					text = append(text, map[bool]string{false: "at cliff", true: "past cliff"}[cell.Cliff.Past])

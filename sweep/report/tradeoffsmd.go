@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // tradeoffs is summary.md's section "Tradeoffs": the settings whose
@@ -43,11 +44,11 @@ func (m *mdWriter) tradeoffs() {
 	for _, k := range order {
 		ts := flips[k]
 		t := ts[0]
-		m.f("- %s: %s %s at c=%d, %s at c=%d — %s", code(k.config), change(t.Low), t.Metric.Label(), t.LowConc, change(t.High), t.HighConc, flipPhrase(t))
+		m.f("- %s: %s %s at c=%d, %s at c=%d — %s", code(k.config), units.Change(t.Low), t.Metric.Label(), t.LowConc, units.Change(t.High), t.HighConc, flipPhrase(t))
 		if len(ts) > 1 {
 			var also []string
 			for _, t := range ts[1:] {
-				also = append(also, fmt.Sprintf("c=%d (%s)", t.HighConc, change(t.High)))
+				also = append(also, fmt.Sprintf("c=%d (%s)", t.HighConc, units.Change(t.High)))
 			}
 			m.f("; also at %s", strings.Join(also, ", "))
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // withErrors gives every window of ws n 502s out of its 10000 requests.
@@ -94,16 +95,16 @@ func TestTradeoffs(t *testing.T) {
 	a := Analyze(ws, Options{Baseline: base, AA: aa})
 	var got []string
 	for _, tr := range a.Tradeoffs {
-		got = append(got, fmt.Sprintf("%s %s %d→%d flip=%v: %s %s at c=%d, %s at c=%d", tr.Config, tr.Metric, tr.LowConc, tr.HighConc, tr.Flip, Percent(tr.Low), tr.Metric.Label(), tr.LowConc, Percent(tr.High), tr.HighConc))
+		got = append(got, fmt.Sprintf("%s %s %d→%d flip=%v: %s %s at c=%d, %s at c=%d", tr.Config, tr.Metric, tr.LowConc, tr.HighConc, tr.Flip, units.Change(tr.Low), tr.Metric.Label(), tr.LowConc, units.Change(tr.High), tr.HighConc))
 	}
 	want := []string{
-		"kr=1MiB cpu_us_per_req 1→4 flip=false: \u221223% CPU/req at c=1, +2.0% at c=4",
-		"kr=1MiB cpu_us_per_req 1→16 flip=true: \u221223% CPU/req at c=1, +110% at c=16",
+		"kr=1MiB cpu_us_per_req 1→4 flip=false: \u221223.0% CPU/req at c=1, +2.0% at c=4",
+		"kr=1MiB cpu_us_per_req 1→16 flip=true: \u221223.0% CPU/req at c=1, +110.0% at c=16",
 		"kr=1MiB rps 1→4 flip=false: 0.0% RPS at c=1, 0.0% at c=4",
 		"kr=1MiB rps 1→16 flip=false: 0.0% RPS at c=1, 0.0% at c=16",
 		"kr=1MiB success_rps 1→4 flip=false: 0.0% success RPS at c=1, 0.0% at c=4",
 		"kr=1MiB success_rps 1→16 flip=false: 0.0% success RPS at c=1, 0.0% at c=16",
-		"kr=64KiB cpu_us_per_req 1→16 flip=false: \u221210% CPU/req at c=1, \u221210% at c=16",
+		"kr=64KiB cpu_us_per_req 1→16 flip=false: \u221210.0% CPU/req at c=1, \u221210.0% at c=16",
 		"kr=64KiB rps 1→16 flip=false: 0.0% RPS at c=1, 0.0% at c=16",
 		"kr=64KiB success_rps 1→16 flip=false: 0.0% success RPS at c=1, 0.0% at c=16",
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/stats"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // Twelve paired rounds of a baseline, its A/A twin and one candidate at two
@@ -34,13 +35,13 @@ func ExampleAnalyze() {
 		d, ok := c.VsBaseline[sweep.MetricCPUPerReq]
 		verdict := "(baseline)"
 		if ok {
-			verdict = fmt.Sprintf("%s: %s", stats.Percent(d.Median), d.Verdict)
+			verdict = fmt.Sprintf("%s: %s", units.Change(d.Median), d.Verdict)
 		}
 		fmt.Printf("%-10s c=%-2d %5.0f µs/req  %s\n", c.Config, c.Concurrency, c.CPUUsPerReq, verdict)
 	}
 	for _, tr := range a.Tradeoffs {
 		if tr.Flip {
-			fmt.Printf("flip: %s %s at c=%d, %s at c=%d\n", tr.Config, stats.Percent(tr.Low), tr.LowConc, stats.Percent(tr.High), tr.HighConc)
+			fmt.Printf("flip: %s %s at c=%d, %s at c=%d\n", tr.Config, units.Change(tr.Low), tr.LowConc, units.Change(tr.High), tr.HighConc)
 		}
 	}
 	r := a.Recommendation
@@ -50,8 +51,8 @@ func ExampleAnalyze() {
 	// kr=0       c=16   371 µs/req  (baseline)
 	// kr=0 [A/A] c=1    100 µs/req  0.0%: control
 	// kr=0 [A/A] c=16   371 µs/req  +0.1%: control
-	// kr=1MiB    c=1     77 µs/req  −23%: better
-	// kr=1MiB    c=16   808 µs/req  +118%: worse
-	// flip: kr=1MiB −23% at c=1, +118% at c=16
+	// kr=1MiB    c=1     77 µs/req  −22.7%: better
+	// kr=1MiB    c=16   808 µs/req  +118.3%: worse
+	// flip: kr=1MiB −22.7% at c=1, +118.3% at c=16
 	// keep baseline: true (no_improvement)
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // holmStep is what Holm's step-down procedure decided for one comparison.
@@ -50,12 +52,7 @@ func holm(fam []comparison, alpha float64) []holmStep {
 			level = stopAlpha
 		}
 		out[i] = holmStep{alpha: level, adjusted: running,
-			words: fmt.Sprintf("holm: step %d of %d, family-wise %s", j+1, m, confidenceText(1-alpha))}
+			words: fmt.Sprintf("holm: step %d of %d, family-wise %s", j+1, m, units.Share(1-alpha))}
 	}
 	return out
-}
-
-// confidenceText formats a confidence level: "95%", "99.5%".
-func confidenceText(c float64) string {
-	return fmt.Sprintf("%g%%", float64(int64(c*10000+0.5))/100)
 }

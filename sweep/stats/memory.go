@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // summarizeMemory fills the cell's memory medians (peak, settled and
@@ -80,7 +81,7 @@ func (r *run) compareMemory() {
 			}
 		}
 		alpha := (1 - r.o.Confidence) / float64(max(len(cmps), 1))
-		words := fmt.Sprintf("bonferroni over %d %s comparisons, family-wise %s", len(cmps), m.Label(), confidenceText(r.o.Confidence))
+		words := fmt.Sprintf("bonferroni over %d %s comparisons, family-wise %s", len(cmps), m.Label(), units.Share(r.o.Confidence))
 		for _, c := range cmps {
 			ch := sweep.MemoryChange{MedianMiB: median(c.diffs), Pairs: len(c.diffs), BaselineMiB: median(c.bases), Correction: words, Confidence: 1 - alpha}
 			iv := SignedRankInterval(c.diffs, 1-alpha)

@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"fmt"
 	"math"
 	"slices"
 )
@@ -40,25 +39,4 @@ func quantile(s []float64, p float64) float64 {
 func median(xs []float64) float64 {
 	_, m, _ := Quartiles(xs)
 	return m
-}
-
-// Percent formats a signed fractional change for people: "+110%",
-// "−23%", "+4.5%", "0.0%". Changes of 10% or more are rounded to whole
-// percent, smaller ones to one decimal; negative numbers use the Unicode
-// minus sign (U+2212).
-func Percent(x float64) string {
-	p := math.Round(x*1000) / 10
-	format := "%.1f%%"
-	if math.Abs(p) >= 10 {
-		p = math.Round(x * 100)
-		format = "%.0f%%"
-	}
-	s := fmt.Sprintf(format, math.Abs(p))
-	switch {
-	case p > 0:
-		return "+" + s
-	case p < 0:
-		return "\u2212" + s
-	}
-	return s
 }

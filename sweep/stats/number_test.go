@@ -30,26 +30,3 @@ func TestQuartiles(t *testing.T) {
 		}
 	}
 }
-
-func TestPercent(t *testing.T) {
-	for _, tc := range []struct {
-		x    float64
-		want string
-	}{
-		{-0.23, "\u221223%"},
-		{1.1, "+110%"},
-		{0.045, "+4.5%"},
-		{-0.05, "\u22125.0%"},
-		{-0.096, "\u22129.6%"},
-		{0.1, "+10%"},
-		{0.0999, "+10%"}, // 9.99 rounds up to the integer regime
-		{-0.125, "\u221213%"},
-		{0, "0.0%"},
-		{-0.0004, "0.0%"}, // no "−0.0%"
-		{0.0006, "+0.1%"},
-	} {
-		if got := Percent(tc.x); got != tc.want {
-			t.Errorf("Percent(%v) = %q, want %q", tc.x, got, tc.want)
-		}
-	}
-}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // cellWarnings attaches each cell's caveats, in a fixed order:
@@ -33,14 +34,14 @@ func (r *run) cellWarnings() {
 			need := max(r.o.MinRounds, MinPairs(r.firstAlpha))
 			if n := pairs(c); n < need {
 				add(sweep.WarnFewRounds, fmt.Sprintf("only %d paired rounds with the baseline: with %d comparisons in the run, at least %d are needed for any verdict at family-wise %s",
-					n, max(r.familySize, 1), MinPairs(r.firstAlpha), confidenceText(r.o.Confidence)))
+					n, max(r.familySize, 1), MinPairs(r.firstAlpha), units.Share(r.o.Confidence)))
 			}
 			if c.AA {
 				for _, m := range sweep.Metrics {
 					d, ok := c.VsBaseline[m]
 					if ok && d.CILow != nil && (*d.CILow > 0 || *d.CIHigh < 0) {
 						add(sweep.WarnAAEffect, fmt.Sprintf("the A/A twin, identical to the baseline, differs in %s by %s [%s, %s]: the bench itself shows an effect at this level; distrust verdicts of that size here",
-							m, Percent(d.Estimate), Percent(*d.CILow), Percent(*d.CIHigh)))
+							m, units.Change(d.Estimate), units.Change(*d.CILow), units.Change(*d.CIHigh)))
 					}
 				}
 			}
