@@ -12,6 +12,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/driver"
 	"github.com/sweep-dev/sweep/sweep/policy"
+	"github.com/sweep-dev/sweep/sweep/policy/expect"
 	"github.com/sweep-dev/sweep/sweep/schedule"
 	"github.com/sweep-dev/sweep/sweep/shard"
 )
@@ -67,7 +68,7 @@ func printPlan(w io.Writer, c *config.Config, sh shard.Spec) {
 		map[bool]string{true: " at most"}[c.Load.Race || c.Load.Auto], map[bool]string{true: "; restarts = \"round\": every measured window's server is fresh"}[c.Run.Restarts == sweep.RestartsRound])
 	expected := 0
 	if c.Load.Race {
-		if n, ok := driver.Expected(c); ok && n > 0 {
+		if n, ok := expect.Windows(driver.Head(c, sweep.Environment{}, sh).Plan, steps); ok && n > 0 {
 			expected = n
 			fmt.Fprintf(w, "  a race's expected windows: about %d, race and confirmation (the median of simulated races of %d configs: the best −10%%, up to 4 within 2%% of it, the rest 3–30%% worse, paired noise 2.2%% with t₃ tails; a grid of ties takes the most above)\n",
 				expected, len(c.Points))

@@ -72,16 +72,6 @@ func Worst(c *config.Config, sh shard.Spec) []schedule.Step {
 	return p.Worst()
 }
 
-// Expected is the measured windows a run of c can be expected to take,
-// false when its policy has no model beyond the worst case.
-func Expected(c *config.Config) (int, bool) {
-	p, err := Policy(c, Head(c, sweep.Environment{}, shard.Spec{}), shard.Spec{})
-	if err != nil {
-		return 0, false
-	}
-	return p.Expected()
-}
-
 // remaining drops the measured steps in done, and the warmups of a
 // block's levels with nothing left to measure (as schedule.Execute does).
 func remaining(steps []schedule.Step, done map[sweep.WindowKey]bool) []schedule.Step {

@@ -83,18 +83,20 @@ func Head(c *config.Config, env sweep.Environment, sh shard.Spec) sweep.Summary 
 }
 
 // racePlan is a race's plan: its settings, and the points whose pool
-// limits are below the target level (builtin target), dropped before the
-// first round outside the error budget.
+// limits are below the target level (builtin target), which the race
+// drops before its first round (policy.RacePreflight).
 func racePlan(c *config.Config) *sweep.RacePlan {
 	rp := &sweep.RacePlan{Clip: c.Analysis.RaceClip, Epsilon: c.Analysis.Resolve, Finalists: c.Analysis.Finalists, MaxRounds: c.Load.MaxRounds}
 	if c.Target.Kind == sweep.TargetCommand {
 		return rp
 	}
+	var labels []string
+	var full []sweep.Point
 	for _, p := range c.Points {
-		if ws := stats.PoolWarnings([]sweep.Point{sweep.Point(c.Settings(p))}, c.Analysis.TargetConcurrency); len(ws) > 0 {
-			rp.Infeasible = append(rp.Infeasible, sweep.RaceDrop{Config: p.Label(), Why: sweep.RacePreflight + ws[0].Message})
-		}
+		labels = append(labels, p.Label())
+		full = append(full, sweep.Point(c.Settings(p)))
 	}
+	rp.Infeasible = policy.RacePreflight(labels, full, c.Analysis.TargetConcurrency)
 	return rp
 }
 

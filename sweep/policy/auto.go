@@ -145,5 +145,3 @@ func (a *auto) Worst() []schedule.Step {
 	}
 	return steps
 }
-
-func (a *auto) Expected() (int, bool) { return 0, false }

@@ -13,5 +13,5 @@
 // -resume, which hands a policy the windows of the interrupted run,
 // replays the decisions the run made, and summarize replays a race with
 // no config file. -dry-run asks a policy for the most it can measure
-// (Worst) and what it can be expected to (Expected).
+// (Worst), and package expect what it can be expected to.
 package policy

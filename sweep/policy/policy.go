@@ -110,11 +110,9 @@ type Policy interface {
 	// of the settings.
 	Next(ws []sweep.Window, clk Clock) (Batch, error)
 	// Worst is every step the policy can hand out at most: -dry-run's
-	// upper bound and the progress bar's total.
+	// upper bound and the progress bar's total. (What a run can be
+	// expected to take is package expect's: it simulates.)
 	Worst() []schedule.Step
-	// Expected is the measured windows the run can be expected to take,
-	// false when the policy has no model for it beyond Worst.
-	Expected() (int, bool)
 }
 
 // Kind is a run's kind of policy, from its plan.
@@ -197,5 +195,3 @@ func (f *fixed) Next([]sweep.Window, Clock) (Batch, error) {
 }
 
 func (f *fixed) Worst() []schedule.Step { return f.steps }
-
-func (f *fixed) Expected() (int, bool) { return schedule.Measured(f.steps), true }

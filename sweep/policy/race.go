@@ -1,11 +1,9 @@
 package policy
 
 import (
-	"math/rand/v2"
 	"slices"
 
 	"github.com/sweep-dev/sweep/sweep"
-	"github.com/sweep-dev/sweep/sweep/race/racesim"
 	"github.com/sweep-dev/sweep/sweep/schedule"
 )
 
@@ -180,41 +178,6 @@ func (a *racer) Worst() []schedule.Step {
 	}
 	fin := a.confirmSlots(a.plan.Race.Finalists)
 	return append(steps, a.confirmPlan(fin, ConfirmRounds(a.plan, a.plan.Race.Finalists))...)
-}
-
-// raceExpectRuns is how many simulated races Expected takes the median of.
-const raceExpectRuns = 50
-
-// Expected is the windows a race of this grid can be expected to take,
-// race and confirmation, when the grid is shaped like a typical one
-// (racesim.Typical: a few configs near the best, the rest 3–30% worse)
-// under this project's measured noise (racesim.T3Slow): the median of
-// raceExpectRuns seeded simulated races, so the same plan always gets
-// the same figure. A grid of ties races to load.max_rounds, the most
-// Worst counts.
-func (a *racer) Expected() (int, bool) {
-	p := a.plan
-	s := racesim.Settings{
-		Confidence: p.Confidence,
-		Clip:       p.Race.Clip,
-		Resolve:    p.Race.Epsilon,
-		Finalists:  p.Race.Finalists,
-		MaxRounds:  p.Race.MaxRounds,
-		BlockSize:  p.BlockSize,
-		Levels:     len(p.Concurrency),
-		Metrics:    3,
-	}
-	f := racesim.Typical(len(p.Points))
-	var ws []int
-	for k := range raceExpectRuns {
-		r, err := racesim.Race(rand.New(rand.NewPCG(uint64(k), 32)), f, racesim.T3Slow(), s)
-		if err != nil {
-			return 0, false
-		}
-		ws = append(ws, r.Windows())
-	}
-	slices.Sort(ws)
-	return ws[len(ws)/2], true
 }
 
 // raceRoundOnDisk reports whether ws hold a window of race round k.

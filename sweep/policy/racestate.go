@@ -8,6 +8,7 @@ import (
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/race"
+	"github.com/sweep-dev/sweep/sweep/stats"
 	"github.com/sweep-dev/sweep/sweep/units"
 )
 
@@ -28,6 +29,20 @@ func RaceParams(p sweep.Plan) race.Params {
 // levels).
 func ConfirmRounds(p sweep.Plan, n int) int {
 	return race.ConfirmRounds(p.Confidence, n, len(p.Concurrency))
+}
+
+// RacePreflight is the configs a race drops before its first round,
+// outside the error budget: those whose pool limits (full: each config's
+// full settings, fixed ones included) are below the target level, with
+// why, in grid order.
+func RacePreflight(labels []string, full []sweep.Point, target int) []sweep.RaceDrop {
+	var out []sweep.RaceDrop
+	for i, p := range full {
+		if ws := stats.PoolWarnings([]sweep.Point{p}, target); len(ws) > 0 {
+			out = append(out, sweep.RaceDrop{Config: labels[i], Why: sweep.RacePreflight + ws[0].Message})
+		}
+	}
+	return out
 }
 
 // raceState is a race rebuilt from windows.
