@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // Compare compares new against old, two runs of the same grid: the
@@ -143,7 +144,7 @@ func referenceDrift(old, new []sweep.Cell) []string {
 			if n.Concurrency != o.Concurrency || o.CPUUsPerReq == 0 || o.RPS == 0 {
 				continue
 			}
-			parts = append(parts, fmt.Sprintf("c=%d CPU/req %+.1f%%, RPS %+.1f%%", o.Concurrency, 100*(n.CPUUsPerReq/o.CPUUsPerReq-1), 100*(n.RPS/o.RPS-1)))
+			parts = append(parts, fmt.Sprintf("c=%d CPU/req %s, RPS %s", o.Concurrency, units.Change(n.CPUUsPerReq/o.CPUUsPerReq-1), units.Change(n.RPS/o.RPS-1)))
 		}
 	}
 	if len(parts) == 0 {
@@ -157,7 +158,7 @@ func anchorText(anchor, th Thresholds) string {
 	var parts []string
 	for _, m := range th.metrics() {
 		if a, ok := anchor[m]; ok {
-			parts = append(parts, fmt.Sprintf("%s %s", m, pct(max(th[m], a))))
+			parts = append(parts, fmt.Sprintf("%s %s", m, units.Share(max(th[m], a))))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -167,7 +168,7 @@ func anchorText(anchor, th Thresholds) string {
 func driftText(drift, th Thresholds) string {
 	var parts []string
 	for _, m := range th.metrics() {
-		parts = append(parts, fmt.Sprintf("%s %s", m, pct(max(th[m], drift[m]))))
+		parts = append(parts, fmt.Sprintf("%s %s", m, units.Share(max(th[m], drift[m]))))
 	}
 	return strings.Join(parts, ", ")
 }

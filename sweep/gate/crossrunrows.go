@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // MetricErrorRate names the rows that flag errors appearing in the new
@@ -61,10 +62,10 @@ func compareAnchored(o, n, oref, nref sweep.Cell, m sweep.Metric, limit float64)
 func (r *Row) judge(limit float64, worse, within string) {
 	if r.Change > limit {
 		r.Regressed = true
-		r.Note = fmt.Sprintf(worse, pct(r.Change), pct(limit))
+		r.Note = fmt.Sprintf(worse, units.Share(r.Change), units.Share(limit))
 		return
 	}
-	r.Note = fmt.Sprintf(within, pct(limit))
+	r.Note = fmt.Sprintf(within, units.Share(limit))
 }
 
 // perRequest is the time per request in µs at rps requests per second.
@@ -106,7 +107,7 @@ func compareRelative(o, n sweep.Cell, m sweep.Metric, threshold float64) (Row, b
 	}
 	if gap > threshold {
 		r.Regressed = true
-		r.Note = fmt.Sprintf("its change vs the baseline is worse by at least %s > %s threshold (intervals apart)", pct(gap), pct(threshold))
+		r.Note = fmt.Sprintf("its change vs the baseline is worse by at least %s > %s threshold (intervals apart)", units.Share(gap), units.Share(threshold))
 	} else {
 		r.Note = "change vs the baseline within the intervals"
 	}
@@ -140,9 +141,9 @@ func compareMetric(o, n sweep.Cell, metric sweep.Metric, limit float64) Row {
 	switch {
 	case worse > limit:
 		r.Regressed = true
-		r.Note = fmt.Sprintf("worse by %s > %s allowed between runs", pct(worse), pct(limit))
+		r.Note = fmt.Sprintf("worse by %s > %s allowed between runs", units.Share(worse), units.Share(limit))
 	case worse > 0:
-		r.Note = fmt.Sprintf("within the %s allowed between runs", pct(limit))
+		r.Note = fmt.Sprintf("within the %s allowed between runs", units.Share(limit))
 	default:
 		r.Note = "not worse"
 	}
@@ -165,6 +166,6 @@ func compareErrors(o, n sweep.Cell) (Row, bool) {
 		return r, true
 	}
 	r.Regressed = true
-	r.Note = fmt.Sprintf("new errors: %s of requests (%d 5xx), none in the old run", pct(n.ErrorRate), n.Errors5xx)
+	r.Note = fmt.Sprintf("new errors: %s of requests (%d 5xx), none in the old run", units.Rate(n.ErrorRate), n.Errors5xx)
 	return r, true
 }

@@ -25,8 +25,8 @@ func ExampleCompare() {
 	r.WriteTable(os.Stdout)
 	// Output:
 	// config  c   metric          old  new  change  allowed  status     note
-	// x=0     16  cpu_us_per_req  370  444  +20.0%  7.0%     REGRESSED  worse by 20.0% > 7.0% allowed between runs
-	// note: unpaired: the two runs were measured apart, so absolute changes are judged against the drift between runs (cpu_us_per_req 7.0%), not against either run's intervals; for a paired gate put both builds in one run (sweep check RUN_DIR)
+	// x=0     16  cpu_us_per_req  370  444  +20.0%  7%       REGRESSED  worse by 20% > 7% allowed between runs
+	// note: unpaired: the two runs were measured apart, so absolute changes are judged against the drift between runs (cpu_us_per_req 7%), not against either run's intervals; for a paired gate put both builds in one run (sweep check RUN_DIR)
 	// note: not judged: rps, success_rps, p99_ms (no threshold given; across runs they move with the CPU share other work on the machine leaves the server; give e.g. -rps 7% to judge one)
 	// REGRESSED: 1 of 1 comparisons worse beyond what an unchanged build moves between runs
 }

@@ -8,8 +8,6 @@
 // drift). It is pure: no I/O besides writing its tables.
 package gate
 
-import "fmt"
-
 // Row is one metric of one cell compared across the two runs.
 type Row struct {
 	Config      string
@@ -52,6 +50,3 @@ type Result struct {
 	Against  string            `json:"against,omitempty"`
 	Outcomes []AcceptedOutcome `json:"outcomes,omitempty"`
 }
-
-// pct formats a fraction as a percentage with one decimal.
-func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }

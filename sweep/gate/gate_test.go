@@ -107,7 +107,7 @@ func TestCompareRegressionRow(t *testing.T) {
 		if d := row.Change - 0.2; d > 1e-9 || d < -1e-9 {
 			t.Errorf("change = %v, want 0.2", row.Change)
 		}
-		if want := "worse by 20.0% > 7.0% allowed between runs"; row.Note != want {
+		if want := "worse by 20% > 7% allowed between runs"; row.Note != want {
 			t.Errorf("note = %q, want %q", row.Note, want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/stats"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // ErrCandidate is wrapped by Check's error when the candidate cannot be
@@ -151,9 +152,9 @@ func inRunRow(c, base sweep.Cell, m sweep.Metric, threshold float64) Row {
 	switch {
 	case worseLo > threshold:
 		r.Regressed = true
-		r.Note = fmt.Sprintf("worse by at least %s > %s threshold, at %s", pct(worseLo), pct(threshold), pct(d.Confidence))
+		r.Note = fmt.Sprintf("worse by at least %s > %s threshold, at %s", units.Share(worseLo), units.Share(threshold), units.Share(d.Confidence))
 	case d.Verdict == sweep.VerdictWorse:
-		r.Note = fmt.Sprintf("worse, but not surely by more than the %s threshold", pct(threshold))
+		r.Note = fmt.Sprintf("worse, but not surely by more than the %s threshold", units.Share(threshold))
 	default:
 		r.Note = string(d.Verdict)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sweep-dev/sweep/sweep"
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // MetricRSS names the in-run gate's memory rows: the candidate's RSS at
@@ -36,16 +37,16 @@ func rssRow(c sweep.Cell, threshold float64) Row {
 	r.Confidence = ch.Confidence
 	if ch.CILowMiB == nil || ch.CIHighMiB == nil {
 		r.Confidence = 0
-		r.Undecided, r.Note = true, undecidedNote(ch.Pairs, 0, pct(ch.Confidence))
+		r.Undecided, r.Note = true, undecidedNote(ch.Pairs, 0, units.Share(ch.Confidence))
 		return r
 	}
 	r.CILow, r.CIHigh = *ch.CILowMiB/ch.BaselineMiB, *ch.CIHighMiB/ch.BaselineMiB
 	switch {
 	case r.CILow > threshold:
 		r.Regressed = true
-		r.Note = fmt.Sprintf("RSS larger by at least %s (%s) > %s threshold, at %s", pct(r.CILow), sweep.MiBChange(*ch.CILowMiB), pct(threshold), pct(ch.Confidence))
+		r.Note = fmt.Sprintf("RSS larger by at least %s (%s) > %s threshold, at %s", units.Share(r.CILow), sweep.MiBChange(*ch.CILowMiB), units.Share(threshold), units.Share(ch.Confidence))
 	case r.CIHigh > threshold:
-		r.Note = fmt.Sprintf("RSS %s, not surely by more than the %s threshold", sweep.MiBChange(ch.MedianMiB), pct(threshold))
+		r.Note = fmt.Sprintf("RSS %s, not surely by more than the %s threshold", sweep.MiBChange(ch.MedianMiB), units.Share(threshold))
 	default:
 		r.Note = fmt.Sprintf("RSS %s (%s)", sweep.MiBChange(ch.MedianMiB), ch.Correction)
 	}

@@ -61,7 +61,7 @@ func TestCompareAnchored(t *testing.T) {
 		{
 			name: "machine adds 45 µs to every request, build unchanged",
 			new:  withReference(slower(baseRun(), 45), 245, 345, 2),
-			note: "the reference server moved between the runs (the machine's drift): c=1 CPU/req +22.5%, RPS -13.0%",
+			note: "the reference server moved between the runs (the machine's drift): c=1 CPU/req +22.5%, RPS −13.0%",
 		},
 		{
 			name:      "machine unchanged, one cell 10% dearer",
@@ -72,7 +72,7 @@ func TestCompareAnchored(t *testing.T) {
 		{
 			name: "one cell 4% dearer: more than the 2% threshold, within the anchor's 5%",
 			new:  withReference(dearer(baseRun(), cell, 16, 1.04), 200, 300, 2),
-			note: "what it leaves is allowed for (cpu_us_per_req 5.0%, rps 7.0%, success_rps 7.0%, p99_ms 100.0%)",
+			note: "what it leaves is allowed for (cpu_us_per_req 5%, rps 7%, success_rps 7%, p99_ms 100%)",
 		},
 		{
 			// ×3.5 is beyond the absolute rows' 200%: only the anchor passes it.

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/sweep-dev/sweep/sweep/units"
 )
 
 // WriteTable writes r as an aligned text table, one row per compared
@@ -157,21 +159,21 @@ func (r Result) cells(row Row) []string {
 	}
 	iv := "—"
 	if row.Confidence > 0 && !row.Undecided {
-		iv = fmt.Sprintf("[%s, %s] at %s", signed(row.CILow), signed(row.CIHigh), pct(row.Confidence))
+		iv = fmt.Sprintf("[%s, %s] at %s", units.Change(row.CILow), units.Change(row.CIHigh), units.Share(row.Confidence))
 	}
 	if r.Paired {
 		return []string{strconv.Itoa(row.Concurrency), row.Metric, num(row.Metric, row.Old), num(row.Metric, row.New),
-			signed(row.Change), iv, pct(row.Threshold), status, row.Note}
+			units.Change(row.Change), iv, units.Share(row.Threshold), status, row.Note}
 	}
 	old, nw := num(row.Metric, row.Old), num(row.Metric, row.New)
 	if strings.Contains(row.Metric, " vs ") {
-		old, nw = signed(row.Old), signed(row.New)
+		old, nw = units.Change(row.Old), units.Change(row.New)
 	}
-	allowed := pct(row.Threshold)
+	allowed := units.Share(row.Threshold)
 	if row.Shown {
 		allowed, status = "—", "shown"
 	}
-	return []string{row.Config, strconv.Itoa(row.Concurrency), row.Metric, old, nw, signed(row.Change), allowed, status, row.Note}
+	return []string{row.Config, strconv.Itoa(row.Concurrency), row.Metric, old, nw, units.Change(row.Change), allowed, status, row.Note}
 }
 
 // num formats a metric value.
@@ -186,12 +188,4 @@ func num(metric string, v float64) string {
 	default:
 		return strconv.FormatFloat(v, 'f', 2, 64)
 	}
-}
-
-// signed formats a change with its sign.
-func signed(f float64) string {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return "n/a"
-	}
-	return fmt.Sprintf("%+.1f%%", 100*f)
 }
