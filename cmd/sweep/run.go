@@ -19,6 +19,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
 	"github.com/sweep-dev/sweep/sweep/driver"
+	"github.com/sweep-dev/sweep/sweep/policy/expect"
 	"github.com/sweep-dev/sweep/sweep/report"
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
@@ -99,7 +100,12 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sweep: warning: %s: %s\n", cfg.Path, w)
 	}
 	if *dry {
-		printPlan(stdout, cfg, sh)
+		pv := driver.Preview(cfg, sh)
+		pv.Expected, _ = expect.Windows(pv.Plan, pv.Measured)
+		if err := report.Preview(stdout, pv); err != nil {
+			fmt.Fprintln(stderr, "sweep:", err)
+			return 1
+		}
 		return 0
 	}
 	dir := *out
@@ -140,7 +146,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 		}
 		what := cfg.Name
 		if !sh.Whole() {
-			what += fmt.Sprintf(" shard %s (blocks %s)", sh, intList(sh.Blocks(len(driver.Blocks(cfg)))))
+			what += fmt.Sprintf(" shard %s (blocks %s)", sh, report.BlockList(sh.Blocks(len(driver.Blocks(cfg)))))
 		}
 		fmt.Fprintf(stderr, "sweep: %s → %s (estimated %s)\n", what, dir, driver.Estimate(cfg, sh, done).Round(time.Second))
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/config"
+	"github.com/sweep-dev/sweep/sweep/policy"
 	"github.com/sweep-dev/sweep/sweep/schedule"
 	"github.com/sweep-dev/sweep/sweep/shard"
 )
@@ -89,4 +90,51 @@ func remaining(steps []schedule.Step, done map[sweep.WindowKey]bool) []schedule.
 		}
 	}
 	return out
+}
+
+// Preview is -dry-run's view of a run of c (shard sh of it): its slots,
+// what its policy can hand out at most, its pinning and its estimated
+// wall time. What the run can be expected to take is package expect's
+// (from Preview.Plan), which the driver does not import: it simulates.
+func Preview(c *config.Config, sh shard.Spec) sweep.Preview {
+	head := Head(c, sweep.Environment{}, sh)
+	steps := Worst(c, sh)
+	p := sweep.Preview{
+		Name: c.Name, Target: c.Target.Kind, BlockSize: c.Run.BlockSize,
+		Concurrency: c.Load.Concurrency, Warmup: c.Load.Warmup, Duration: c.Load.Duration,
+		Slices: c.Load.Slices(), Piece: c.Load.Piece(),
+		Plan: head.Plan, Kind: string(policy.KindOf(head.Plan)), Rounds: c.Load.Rounds, Restarts: c.Run.Restarts,
+		Measured: schedule.Measured(steps), Warmups: len(steps) - schedule.Measured(steps),
+		Starts: schedule.Starts(steps, c.Run.Restarts == sweep.RestartsRound), Points: len(c.Points),
+		ServerCPUs: c.Run.ServerCPUs.String(), PointCPUs: c.Run.PointCPUs != nil, LoadCPUs: c.Run.LoadCPUs.String(),
+		KeepAwake: c.Run.KeepAwake && len(c.Run.ServerCPUs) > 0 && len(c.Run.LoadCPUs) > 0,
+		CPURule:   c.Run.CPURule, ServerSched: c.Run.ServerSched,
+		Estimate: Estimate(c, sh, nil),
+	}
+	switch {
+	case c.Load.Auto:
+		p.Rounds, p.MinRounds, p.Resolve, p.Budget = c.Load.MaxRounds, AutoMin(c), c.Analysis.Resolve, c.Run.Budget
+	case c.Load.Race:
+		p.Rounds, p.TargetConc, p.Finalists = c.Load.MaxRounds, c.Analysis.TargetConcurrency, c.Analysis.Finalists
+		p.ConfirmRounds = policy.ConfirmRounds(head.Plan, c.Analysis.Finalists)
+	}
+	for _, bs := range Blocks(c) {
+		var slots []sweep.PreviewSlot
+		for _, s := range bs {
+			ps := sweep.PreviewSlot{Index: s.Index, Config: s.Config, Baseline: s.Baseline, AA: s.AA, Reference: s.Reference}
+			if set := SlotCPUs(c, s); c.SharesCPUs(set) || c.Run.PointCPUs != nil {
+				ps.CPUs, ps.SharesCPUs = set.String(), c.SharesCPUs(set)
+			}
+			slots = append(slots, ps)
+		}
+		p.Blocks = append(p.Blocks, slots)
+	}
+	if !sh.Whole() {
+		p.Shard, p.ShardBlocks = sh.String(), sh.Blocks(len(p.Blocks))
+		p.Estimate = Estimate(c, shard.Spec{}, nil)
+		for i := range sh.Count {
+			p.ShardEstimates = append(p.ShardEstimates, Estimate(c, shard.Spec{Index: i, Count: sh.Count}, nil))
+		}
+	}
+	return p
 }

@@ -12,20 +12,19 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/policy"
 	"github.com/sweep-dev/sweep/sweep/race/racesim"
-	"github.com/sweep-dev/sweep/sweep/schedule"
 )
 
-// Windows is the measured windows a run of plan whose policy's worst
-// case is worst can be expected to take; false when there is no model
-// for it beyond the worst case (rounds = "auto").
-func Windows(plan sweep.Plan, worst []schedule.Step) (int, bool) {
+// Windows is the measured windows a run of plan can be expected to take,
+// when its policy can hand out most windows at most; false when there is
+// no model for it beyond that (rounds = "auto").
+func Windows(plan sweep.Plan, most int) (int, bool) {
 	switch policy.KindOf(plan) {
 	case policy.KindRace:
 		return race(plan)
 	case policy.KindAuto:
 		return 0, false
 	}
-	return schedule.Measured(worst), true
+	return most, true
 }
 
 // raceRuns is how many simulated races race takes the median of.

@@ -4,14 +4,13 @@ import (
 	"testing"
 
 	"github.com/sweep-dev/sweep/sweep"
-	"github.com/sweep-dev/sweep/sweep/schedule"
 )
 
 // TestWindows: a fixed plan is expected to take all of its windows, an
 // auto plan has no model, and a race's figure is the same every time,
 // positive and below its worst case.
 func TestWindows(t *testing.T) {
-	worst := make([]schedule.Step, 100)
+	const worst = 100
 	var points []sweep.Point
 	for i := range 16 {
 		points = append(points, sweep.Point{"x": string(rune('a' + i))})
