@@ -16,12 +16,7 @@ import (
 // serving says it needs Linux with cgo, exit 1, writing nothing.
 func TestWithoutCgo(t *testing.T) {
 	dir := t.TempDir()
-	exe := filepath.Join(dir, "sweep-nocgo")
-	build := exec.Command("go", "build", "-o", exe, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
-	}
+	exe := buildNoCgo(t, dir)
 	const fix = "../../sweep/gate/testdata/"
 	run := func(args ...string) result {
 		cmd := exec.Command(exe, args...)
@@ -92,12 +87,7 @@ func TestWithoutCgo(t *testing.T) {
 // shards it measures first.
 func TestMergeWithoutCgo(t *testing.T) {
 	dir := t.TempDir()
-	nocgo := filepath.Join(dir, "sweep-nocgo")
-	build := exec.Command("go", "build", "-o", nocgo, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
-	}
+	nocgo := buildNoCgo(t, dir)
 	shards := []string{"../../sweep/merge/testdata/shard-1", "../../sweep/merge/testdata/shard-0"}
 	merge := func(argv0 string, pre []string, out string) {
 		t.Helper()
@@ -155,12 +145,7 @@ func TestMergeWithoutCgo(t *testing.T) {
 // holds the same for a run just measured.)
 func TestRaceMergeWithoutCgo(t *testing.T) {
 	dir := t.TempDir()
-	exe := filepath.Join(dir, "sweep-nocgo")
-	build := exec.Command("go", "build", "-o", exe, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
-	}
+	exe := buildNoCgo(t, dir)
 	run := "../../reports/race-example"
 	out := filepath.Join(dir, "again")
 	if b, err := exec.Command(exe, "merge", "-out", out, run).CombinedOutput(); err != nil {
@@ -179,4 +164,16 @@ func TestRaceMergeWithoutCgo(t *testing.T) {
 			t.Errorf("%s of the race summarised again without cgo differs from the run's", f)
 		}
 	}
+}
+
+// buildNoCgo builds sweep with CGO_ENABLED=0 into dir and returns its path.
+func buildNoCgo(t *testing.T, dir string) string {
+	t.Helper()
+	exe := filepath.Join(dir, "sweep-nocgo")
+	build := exec.Command("go", "build", "-o", exe, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
+	}
+	return exe
 }
