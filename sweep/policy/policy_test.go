@@ -58,14 +58,10 @@ func design(kind Kind, configs []string, levels []int, size int) Design {
 	return Design{Head: h, Blocks: blocks}
 }
 
-// window is the synthetic window of step s: cost[x] µs per request (the
-// config's x value; the twin is the baseline) times seeded noise.
-func window(s schedule.Step, cost map[string]float64, sd float64, seed uint64) sweep.Window {
-	return windowRSS(s, cost, nil, sd, seed)
-}
-
-// windowRSS is window with rss[x] MiB of RSS (with 10% noise), 50 MiB for
-// a config rss does not name.
+// windowRSS is the synthetic window of step s: cost[x] µs per request
+// (the config's x value; the twin is the baseline) times seeded noise,
+// and rss[x] MiB of RSS (with 10% noise), 50 MiB for a config rss does
+// not name.
 func windowRSS(s schedule.Step, cost, rss map[string]float64, sd float64, seed uint64) sweep.Window {
 	rng := rand.New(rand.NewPCG(seed, uint64(s.Slot.Index)<<32|uint64(s.Concurrency)<<16|uint64(s.Round+1)))
 	us := cost[s.Slot.Point["x"]] * math.Exp(sd*rng.NormFloat64())
@@ -88,7 +84,7 @@ func drive(t *testing.T, p Policy, disk []sweep.Window, cost map[string]float64,
 	return driveRSS(t, p, disk, cost, nil, stop, clk)
 }
 
-// driveRSS is drive with windowRSS's RSS.
+// driveRSS is drive with rss[x] MiB of RSS (windowRSS).
 func driveRSS(t *testing.T, p Policy, disk []sweep.Window, cost, rss map[string]float64, stop int, clk func(n int) Clock) ([]sweep.Window, [][]schedule.Step) {
 	t.Helper()
 	done := map[sweep.WindowKey]bool{}
