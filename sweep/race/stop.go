@@ -21,6 +21,9 @@ const (
 	// StopBudget: the caller ran out of time (Race.Halt); the best is
 	// among the survivors.
 	StopBudget StopReason = "budget"
+	// StopStalled: Rule.Stall rounds in a row eliminated nothing; the
+	// best is among the survivors.
+	StopStalled StopReason = "stalled"
 )
 
 // Stop is how a race ended; the zero Stop means it goes on.
@@ -68,6 +71,10 @@ func (r *Race) checkStop() {
 	}
 	if r.within0() {
 		r.stop = Stop{Reason: StopWithin, Round: r.round, Leader: r.Leader()}
+		return
+	}
+	if st := r.rule.Stall; st > 0 && r.lastDrop > 0 && r.round-r.lastDrop >= st {
+		r.stop = Stop{Reason: StopStalled, Round: r.round, Leader: r.Leader()}
 		return
 	}
 	if r.round >= r.p.MaxRounds {

@@ -9,14 +9,16 @@ import (
 
 // Settings are a simulated run's design.
 type Settings struct {
-	Confidence float64 // analysis.confidence
-	Clip       float64 // analysis.race_clip
-	Resolve    float64 // analysis.resolve (ε)
-	Finalists  int     // analysis.finalists
-	MaxRounds  int     // load.max_rounds (race and auto)
-	BlockSize  int     // run.block_size
-	Levels     int     // concurrency levels
-	Metrics    int     // metrics per comparison in the family (3 as the driver counts)
+	Confidence float64    // analysis.confidence
+	Clip       float64    // analysis.race_clip
+	Resolve    float64    // analysis.resolve (ε)
+	Finalists  int        // analysis.finalists
+	MaxRounds  int        // load.max_rounds (race and auto)
+	BlockSize  int        // run.block_size
+	Levels     int        // concurrency levels
+	Metrics    int        // metrics per comparison in the family (3 as the driver counts)
+	Rule       *race.Rule // the race's rule (nil: race.DefaultRule)
+	Confirm    string     // the confirmation's test: SignedRank ("" too) or TTest
 }
 
 // Defaults are the shipped defaults: 95%, clip 5%, ε 2%, 4 finalists,
@@ -28,12 +30,15 @@ func Defaults() Settings {
 // Params are the race parameters these settings give.
 func (s Settings) Params() race.Params {
 	b := race.Split(s.Confidence)
-	return race.Params{AlphaE: b.Drop, AlphaS: b.Within, Clip: s.Clip, Epsilon: s.Resolve, Finalists: s.Finalists, MaxRounds: s.MaxRounds}
+	return race.Params{AlphaE: b.Drop, AlphaS: b.Within, Clip: s.Clip, Epsilon: s.Resolve, Finalists: s.Finalists, MaxRounds: s.MaxRounds, Rule: s.Rule}
 }
 
 // ConfirmRounds is the confirmation's rounds per level
 // (race.ConfirmRounds at these settings).
 func (s Settings) ConfirmRounds(finalists int) int {
+	if s.Confirm == TTest {
+		return race.TRounds(s.Confidence, finalists, s.Levels)
+	}
 	return race.ConfirmRounds(s.Confidence, finalists, s.Levels)
 }
 
@@ -47,6 +52,10 @@ type RaceResult struct {
 	FalseWithin                 bool  // a within-ε stop while a survivor was more than ε better than the leader
 	PickGap                     float64
 	ConfirmFalse                bool // the confirmation called a config better or worse than the baseline while their true costs are equal, or in the wrong direction
+	// ConfirmTests is the confirmation's comparisons (finalist × level,
+	// objective) whose true costs differ; ConfirmCalled, those of them
+	// called in the right direction (the confirmation's power).
+	ConfirmTests, ConfirmCalled int
 }
 
 // Windows returns all measured windows.
@@ -104,7 +113,8 @@ func Race(rng *rand.Rand, f Field, n Noise, s Settings) (RaceResult, error) {
 		out.Finalists = append(out.Finalists, index(names, c))
 	}
 	out.PickGap = f[out.Finalists[0]] - f[best]
-	out.ConfirmWindows, out.ConfirmFalse = confirm(rng, f, n, s, out.Finalists)
+	c := confirm(rng, f, n, s, out.Finalists)
+	out.ConfirmWindows, out.ConfirmFalse, out.ConfirmTests, out.ConfirmCalled = c.windows, c.false_, c.tests, c.called
 	return out, nil
 }
 

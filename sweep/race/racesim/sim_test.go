@@ -129,13 +129,6 @@ func TestRuleCanFail(t *testing.T) {
 	}
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // TestFriedmanControl documents why an irace-style race is not used: with
 // 24 identical configs it drops one that is as good as the best in far
 // more runs than any α (the issue measured 52%), and the quantile
