@@ -37,13 +37,13 @@ var DefaultRule = Rule{Bets: []Bet{{Cap: MaxBet, Scale: 1}}, LeaderShare: 0.5}
 // of at most 0.95 and 0.99, both on clip(x/(c/2)); half of each round's
 // bet on the leader and half over the 4 leading survivors in proportion
 // to their pairs' wealth, the first round evenly over every opponent;
-// the race stops (StopStalled) 5 rounds after its last elimination.
+// the race stops (StopStalled) 3 rounds after its last elimination.
 var Mixture = Rule{
 	Bets:         []Bet{{Cap: 0.95, Scale: 0.5}, {Cap: 0.99, Scale: 0.5}},
 	LeaderShare:  0.5,
 	Top:          4,
 	FirstUniform: true,
-	Stall:        5,
+	Stall:        3,
 }
 
 func (p Params) rule() Rule {
