@@ -48,7 +48,7 @@ type Verdict struct {
 // procedure over all of cs at family-wise level alpha (Split(confidence).
 // Confirm). cs must be the whole family (every finalist × level ×
 // metric), as Holm's levels depend on all of them. A comparison with
-// fewer than two ratios, or with ratios of zero spread, is Unresolved
+// fewer than two ratios, or with ratios of no spread, is Unresolved
 // (P = 1), and so is any at or after the first that Holm does not reject.
 // Verdicts are in cs's order. It is pure.
 //
@@ -68,7 +68,7 @@ func Confirm(cs []Comparison, alpha float64) []Verdict {
 		}
 		if n >= 2 {
 			s := math.Sqrt(variance(c.Ratios, v.Mean))
-			if s > 0 {
+			if s > 1e-12*math.Max(1, math.Abs(v.Mean)) { // no spread: no test
 				se := s / math.Sqrt(float64(n))
 				df := float64(n - 1)
 				v.P = 2 * tSurvival(math.Abs(v.Mean)/se, df)

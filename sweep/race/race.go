@@ -46,6 +46,9 @@ func (p Params) Check() error {
 	case p.MaxRounds < 1:
 		return fmt.Errorf("%w: MaxRounds = %d, want ≥ 1", ErrParams, p.MaxRounds)
 	}
+	if p.Rule != nil {
+		return p.Rule.check()
+	}
 	return nil
 }
 

@@ -1,5 +1,7 @@
 package race
 
+import "fmt"
+
 // Rule is the shape of the elimination rule: the bets Eᵢ mixes and how
 // its portfolio weighs the opponents. The zero Rule is DefaultRule.
 type Rule struct {
@@ -51,4 +53,22 @@ func (p Params) rule() Rule {
 		return DefaultRule
 	}
 	return *p.Rule
+}
+
+// check returns an error wrapping ErrParams when a field is out of range.
+func (r Rule) check() error {
+	for k, b := range r.Bets {
+		if !(b.Cap >= 0 && b.Cap <= 1) || !(b.Scale >= 0) {
+			return fmt.Errorf("%w: Rule.Bets[%d] = %+v, want 0 ≤ Cap ≤ 1 and Scale ≥ 0", ErrParams, k, b)
+		}
+	}
+	switch {
+	case !(r.LeaderShare >= 0 && r.LeaderShare <= 1):
+		return fmt.Errorf("%w: Rule.LeaderShare = %g, want 0 ≤ share ≤ 1", ErrParams, r.LeaderShare)
+	case r.Top < 0:
+		return fmt.Errorf("%w: Rule.Top = %d, want ≥ 0", ErrParams, r.Top)
+	case r.Stall < 0:
+		return fmt.Errorf("%w: Rule.Stall = %d, want ≥ 0", ErrParams, r.Stall)
+	}
+	return nil
 }
