@@ -33,10 +33,10 @@ const (
 // Verdict is what Confirm decided for one Comparison.
 type Verdict struct {
 	Comparison
-	// Mean is the mean log ratio; [Low, High] is its t interval at level
+	// Estimate is the mean log ratio; [Low, High] is its t interval at level
 	// 1 − α/m (m comparisons: Bonferroni, so the intervals hold
 	// simultaneously with chance ≥ 1 − α under the test's model).
-	Mean, Low, High float64
+	Estimate, Low, High float64
 	// P is the two-sided paired t-test's p-value of "mean log ratio 0";
 	// Adjusted is Holm's adjusted p-value over the family.
 	P, Adjusted float64
@@ -64,16 +64,16 @@ func Confirm(cs []Comparison, alpha float64) []Verdict {
 		v := Verdict{Comparison: c, P: 1, Call: Unresolved, Low: math.Inf(-1), High: math.Inf(1)}
 		n := len(c.Ratios)
 		if n > 0 {
-			v.Mean = mean(c.Ratios)
+			v.Estimate = mean(c.Ratios)
 		}
 		if n >= 2 {
-			s := math.Sqrt(variance(c.Ratios, v.Mean))
-			if s > 1e-12*math.Max(1, math.Abs(v.Mean)) { // no spread: no test
+			s := math.Sqrt(variance(c.Ratios, v.Estimate))
+			if s > 1e-12*math.Max(1, math.Abs(v.Estimate)) { // no spread: no test
 				se := s / math.Sqrt(float64(n))
 				df := float64(n - 1)
-				v.P = 2 * tSurvival(math.Abs(v.Mean)/se, df)
+				v.P = 2 * tSurvival(math.Abs(v.Estimate)/se, df)
 				h := tQuantile(1-alpha/float64(2*m), df) * se
-				v.Low, v.High = v.Mean-h, v.Mean+h
+				v.Low, v.High = v.Estimate-h, v.Estimate+h
 			}
 		}
 		out[k] = v
@@ -89,7 +89,7 @@ func Confirm(cs []Comparison, alpha float64) []Verdict {
 		out[k].Adjusted = adj
 		if rejecting && out[k].P <= alpha/float64(m-j) {
 			out[k].Call = Lower
-			if out[k].Mean > 0 {
+			if out[k].Estimate > 0 {
 				out[k].Call = Higher
 			}
 		} else {

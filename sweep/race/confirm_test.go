@@ -56,8 +56,8 @@ func TestConfirm(t *testing.T) {
 	if math.Abs(v.P-3.6435e-4) > 1e-8 {
 		t.Errorf("p = %g, want 3.6435e-4", v.P)
 	}
-	if h := 3.74695 * 0.02 / math.Sqrt(5); math.Abs(v.Low-(-0.1-h)) > 1e-6 || math.Abs(v.High-(-0.1+h)) > 1e-6 || math.Abs(v.Mean+0.1) > 1e-12 {
-		t.Errorf("interval [%g, %g] mean %g, want −0.1 ± %g", v.Low, v.High, v.Mean, h)
+	if h := 3.74695 * 0.02 / math.Sqrt(5); math.Abs(v.Low-(-0.1-h)) > 1e-6 || math.Abs(v.High-(-0.1+h)) > 1e-6 || math.Abs(v.Estimate+0.1) > 1e-12 {
+		t.Errorf("interval [%g, %g] estimate %g, want −0.1 ± %g", v.Low, v.High, v.Estimate, h)
 	}
 }
 

@@ -121,9 +121,9 @@ func TestFirstUniform(t *testing.T) {
 		}
 		for _, c := range order {
 			if k == 0 {
-				e[c] = r.E(c)
-			} else if math.Abs(r.E(c)-e[c]) > 1e-12 {
-				t.Errorf("%s: E %g in one order, %g in the other", c, e[c], r.E(c))
+				e[c] = r.e(r.index[c])
+			} else if math.Abs(r.e(r.index[c])-e[c]) > 1e-12 {
+				t.Errorf("%s: E %g in one order, %g in the other", c, e[c], r.e(r.index[c]))
 			}
 		}
 	}
