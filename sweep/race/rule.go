@@ -19,8 +19,9 @@ type Rule struct {
 	// FirstUniform bets the first round evenly on every opponent
 	// (LeaderShare and Top apply from the second round on).
 	FirstUniform bool
-	// Stall, when positive, stops the race (StopStalled) after Stall
-	// rounds in a row without an elimination, once one has happened.
+	// Stall, when positive, stops the race (StopStalled) once at most
+	// twice Params.Finalists configs survive and Stall rounds in a row
+	// went without an elimination (and one has happened).
 	Stall int
 }
 
@@ -39,7 +40,8 @@ var DefaultRule = Rule{Bets: []Bet{{Cap: MaxBet, Scale: 1}}, LeaderShare: 0.5}
 // of at most 0.95 and 0.99, both on clip(x/(c/2)); half of each round's
 // bet on the leader and half over the 4 leading survivors in proportion
 // to their pairs' wealth, the first round evenly over every opponent;
-// the race stops (StopStalled) 3 rounds after its last elimination.
+// once at most twice Finalists survive, the race stops (StopStalled) 3
+// rounds after its last elimination.
 var Mixture = Rule{
 	Bets:         []Bet{{Cap: 0.95, Scale: 0.5}, {Cap: 0.99, Scale: 0.5}},
 	LeaderShare:  0.5,

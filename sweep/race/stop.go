@@ -21,7 +21,8 @@ const (
 	// StopBudget: the caller ran out of time (Race.Halt); the best is
 	// among the survivors.
 	StopBudget StopReason = "budget"
-	// StopStalled: Rule.Stall rounds in a row eliminated nothing; the
+	// StopStalled: at most twice Finalists survive and Rule.Stall rounds
+	// in a row eliminated nothing; the
 	// best is among the survivors.
 	StopStalled StopReason = "stalled"
 )
@@ -73,7 +74,7 @@ func (r *Race) checkStop() {
 		r.stop = Stop{Reason: StopWithin, Round: r.round, Leader: r.Leader()}
 		return
 	}
-	if st := r.rule.Stall; st > 0 && r.lastDrop > 0 && r.round-r.lastDrop >= st {
+	if st := r.rule.Stall; st > 0 && r.lastDrop > 0 && r.round-r.lastDrop >= st && len(r.survivorIdx()) <= 2*r.p.Finalists {
 		r.stop = Stop{Reason: StopStalled, Round: r.round, Leader: r.Leader()}
 		return
 	}
