@@ -11,7 +11,7 @@
 // halved windows and one A/A twin a round (racesim.Settings.Halved),
 // whose tie runs are also made with halves correlated 0.3.
 //
-//	bench-race [-runs 2000] [-auto-runs 200] [-seed 1]
+//	bench-race [-runs 2000] [-auto-runs 200] [-seed 1] [-rules 32,41,halved] [-control=true]
 package main
 
 import (
@@ -21,6 +21,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/sweep-dev/sweep/sweep/race"
@@ -37,15 +38,25 @@ func main() {
 	runs := flag.Int("runs", 2000, "simulated runs per case")
 	autoRuns := flag.Int("auto-runs", 200, "simulated rounds = \"auto\" runs per noise model (0: none)")
 	seed := flag.Uint64("seed", 1, "seed of the first run (run k uses seed+k)")
+	only := flag.String("rules", "32,41,halved", "the rules to run: 32 (issue 32's), 41 (race.Mixture + t), halved")
+	control := flag.Bool("control", true, "run the F-Race control")
 	flag.Parse()
 	s := racesim.Defaults()
 	fmt.Printf("bench-race %s: %d runs per case, seeds %d..%d; %s; clip %.0f%%, ε %.0f%%, %d finalists, max %d rounds, blocks of %d, %d levels\n",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), *runs, *seed, *seed+uint64(*runs)-1,
 		race.Split(s.Confidence), 100*s.Clip, 100*s.Resolve, s.Finalists, s.MaxRounds, s.BlockSize, s.Levels)
-	rules := []rule{
-		{"issue 32 (today)", s},
-		{"issue 41: mixture + t", s.Mixture()},
-		{"issue 41, halved windows, 1 twin", s.Mixture().Halved()},
+	var rules []rule
+	for _, r := range []struct {
+		key string
+		r   rule
+	}{
+		{"32", rule{"issue 32 (today)", s}},
+		{"41", rule{"issue 41: mixture + t", s.Mixture()}},
+		{"halved", rule{"issue 41, halved windows, 1 twin", s.Mixture().Halved()}},
+	} {
+		if slices.Contains(strings.Split(*only, ","), r.key) {
+			rules = append(rules, r.r)
+		}
 	}
 	models := []racesim.Noise{racesim.T3Slow(), racesim.T2Outliers(), racesim.OneNoisy(1)}
 	fmt.Println("\n64-config grid (best −10%, 4 within 2%, the rest 3–30% worse):")
@@ -55,8 +66,8 @@ func main() {
 	for _, r := range rules {
 		for _, n := range models {
 			m := row(r, n, racesim.Issue64(), *runs, *seed, today[n.Name])
-			if today[n.Name] == 0 {
-				today[n.Name] = m
+			if r.s.Rule == nil {
+				today[n.Name] = m // issue 32's, the ratios' base
 			}
 		}
 	}
@@ -75,10 +86,18 @@ func main() {
 			tied(r, n, *runs, *seed)
 		}
 	}
-	for _, n := range models {
-		n.HalfCorr = 0.3
-		n.Name += ", halves ρ 0.3"
-		tied(rules[2], n, *runs, *seed)
+	for _, r := range rules {
+		if !r.s.Halves {
+			continue
+		}
+		for _, n := range models {
+			n.HalfCorr = 0.3
+			n.Name += ", halves ρ 0.3"
+			tied(r, n, *runs, *seed)
+		}
+	}
+	if !*control {
+		return
 	}
 	fmt.Println("\nControl: an irace-style F-Race (Friedman test from round 5, Conover post-hoc, α = 5% at every look, no correction):")
 	fmt.Println("| noise | 64-config grid: best dropped | 24 identical: runs with any drop |")
