@@ -40,8 +40,8 @@
 //     and the claim needs every Sᴸⱼ ≥ (K−1)/α_S (K the configs raced: a
 //     Bonferroni bound over the possible leaders, so a false claim has
 //     chance ≤ α_S + α_E whichever leader the data picked); or, with
-//     Rule.Stall, Stall rounds after its last elimination (StopStalled);
-//     or at MaxRounds. After the last two the report can only say "the
+//     Rule.Stall, once at most 2·Finalists survive and Stall rounds have
+//     passed since its last elimination (StopStalled); or at MaxRounds. After the last two the report can only say "the
 //     best is among these". Stopping sooner never adds to either error.
 //
 // Two rules are defined. DefaultRule (a nil Params.Rule) is issue 32's:
@@ -49,11 +49,13 @@
 // half over every survivor, no stall stop. Mixture is issue 41's: two
 // bets of at most 0.95 and 0.99, both on clip(x/(c/2)); half on the
 // leader and half over the 4 leading survivors; the first round even;
-// the race stalls 3 rounds after its last elimination. With y ≥ −1 a
-// round can multiply Wᵢⱼ by at most 1 + Cap < 2, so no rule valid under
-// this symmetry alone can drop a config in fewer than ⌈log₂(1/α_E)⌉
-// observations of it (6 at α_E = 2%); Mixture can (1.95⁶ and 1.99⁶
-// average to 58 > 50), DefaultRule needs 7.
+// the race stalls 3 rounds after its last elimination once at most
+// 2·Finalists survive. A round can multiply Wᵢⱼ by at most 1 + Cap < 2;
+// and no e-process valid for every pair difference symmetric about 0
+// can do more than double in one observation (given |x|, x's sign is a
+// fair coin), so no such rule can drop a config in fewer than
+// ⌈log₂(1/α_E)⌉ observations of it (6 at α_E = 2%). Mixture can
+// (1.95⁶ and 1.99⁶ average to 58 > 50); DefaultRule needs 7.
 //
 // Halves. A caller that reads each window as its two halves may call
 // Observe twice a round, the first halves then the second, so that a

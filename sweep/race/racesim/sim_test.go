@@ -41,7 +41,7 @@ func rules() []struct {
 // confirmation's family-wise false rate is at most its share + 3 SE, the
 // pick is within 2% of the best, and race + confirmation take at most
 // half the windows of rounds = "auto" on the same field. Issue 41's rule
-// takes at most 80% of issue 32's median windows, and on halved windows
+// takes at most 90% of issue 32's median windows, and on halved windows
 // at most 52% (issue 41 asks 50%: BENCHMARKS.md has the 2000-run figures).
 func TestBestRarelyDropped(t *testing.T) {
 	for _, n := range []Noise{T3Slow(), T2Outliers(), OneNoisy(1)} {
@@ -93,8 +93,8 @@ func TestBestRarelyDropped(t *testing.T) {
 					t.Errorf("%s: race + confirmation took %d windows, auto %d: want at most half", rl.name, med, autoMean)
 				}
 			}
-			if m, m32 := medians["issue41"], medians["issue32"]; 10*m > 8*m32 {
-				t.Errorf("issue 41's rule took %d windows, issue 32's %d: want at most 80%%", m, m32)
+			if m, m32 := medians["issue41"], medians["issue32"]; 10*m > 9*m32 {
+				t.Errorf("issue 41's rule took %d windows, issue 32's %d: want at most 90%%", m, m32)
 			}
 			if m, m32 := medians["issue41-halved"], medians["issue32"]; 100*m > 52*m32 {
 				t.Errorf("issue 41's rule on halved windows took %d windows, issue 32's %d: want at most 52%%", m, m32)
