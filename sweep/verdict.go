@@ -112,4 +112,8 @@ const (
 	// StopBudget: run.budget left no time for more; for a race, the best
 	// is among the survivors.
 	StopBudget StopReason = "budget"
+	// StopStalled: at most twice analysis.finalists survive and no round
+	// eliminated anything for a while (race.Rule.Stall rounds); the best
+	// is among the survivors.
+	StopStalled StopReason = "stalled"
 )

@@ -18,6 +18,7 @@ const MaxBet = 0.9
 // every config is still in it).
 // The zero Bettor has wealth 1 and has seen nothing.
 type Bettor struct {
+	cap   float64 // the largest bet; 0 is MaxBet
 	logW  float64 // ln W
 	n     int     // observations so far
 	sum   float64 // Σ y
@@ -38,7 +39,11 @@ func (b *Bettor) Lambda() float64 {
 	if mu <= 0 {
 		return 0
 	}
-	return math.Min(mu/(v+mu*mu), MaxBet)
+	c := b.cap
+	if c == 0 {
+		c = MaxBet
+	}
+	return math.Min(mu/(v+mu*mu), c)
 }
 
 // Observe multiplies the wealth by 1 + λ·y for the bet λ = Lambda() made

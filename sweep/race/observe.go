@@ -54,7 +54,9 @@ func (r *Race) Observe(d map[string]float64) ([]Entry, error) {
 				continue
 			}
 			x := v[i] - v[j]
-			r.drop[i][j].Observe(x / c)
+			for m, b := range r.rule.Bets {
+				r.drop[m][i][j].Observe(x / (c * scale(b)))
+			}
 			r.within[i][j].Observe((eps - x) / c)
 		}
 	}
@@ -70,6 +72,7 @@ func (r *Race) Observe(d map[string]float64) ([]Entry, error) {
 			en.WorseThan = r.names[r.strongest(i)]
 			en.Mean = r.sum[i] / float64(max(en.Rounds, 1))
 			out = append(out, *en)
+			r.lastDrop = r.round
 		}
 	}
 	r.checkStop()
@@ -89,7 +92,7 @@ func (r *Race) strongest(i int) int {
 			best = j
 			continue
 		}
-		lw, lb := r.drop[i][j].LogWealth(), r.drop[i][best].LogWealth()
+		lw, lb := r.drop[0][i][j].LogWealth(), r.drop[0][i][best].LogWealth()
 		if lw > lb || (lw == lb && r.median(j) < r.median(best)) {
 			best = j
 		}

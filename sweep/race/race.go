@@ -23,6 +23,8 @@ type Params struct {
 	Finalists int
 	// MaxRounds ends the race (load.max_rounds).
 	MaxRounds int
+	// Rule is the elimination rule's shape (nil: DefaultRule).
+	Rule *Rule
 }
 
 // ErrParams is wrapped by New's errors.
@@ -44,6 +46,9 @@ func (p Params) Check() error {
 	case p.MaxRounds < 1:
 		return fmt.Errorf("%w: MaxRounds = %d, want ≥ 1", ErrParams, p.MaxRounds)
 	}
+	if p.Rule != nil {
+		return p.Rule.check()
+	}
 	return nil
 }
 
@@ -51,17 +56,19 @@ func (p Params) Check() error {
 // Observe per race round; read Survivors, Stop and Entries. Not safe for
 // concurrent use.
 type Race struct {
-	p       Params
-	names   []string
-	index   map[string]int
-	drop    [][]Bettor  // drop[i][j]: evidence that i is worse than j
-	within  [][]Bettor  // within[i][j]: evidence that i is within ε of j
-	sum     []float64   // Σ d of the rounds each config was observed in
-	ds      [][]float64 // each config's d, in round order
-	logE    []float64   // ln Eᵢ: each config's portfolio of its pairs' bets (bet)
-	entries []Entry
-	round   int // race rounds observed
-	stop    Stop
+	p        Params
+	names    []string
+	index    map[string]int
+	rule     Rule
+	drop     [][][]Bettor // drop[m][i][j]: bet m's evidence that i is worse than j
+	within   [][]Bettor   // within[i][j]: evidence that i is within ε of j
+	sum      []float64    // Σ d of the rounds each config was observed in
+	ds       [][]float64  // each config's d, in round order
+	logE     [][]float64  // logE[m][i]: ln of bet m's portfolio of i's pair bets (bet)
+	entries  []Entry
+	round    int // race rounds observed
+	lastDrop int // the last round that eliminated a config (0: none yet)
+	stop     Stop
 }
 
 // New starts a race of configs (distinct names, at least two).
@@ -72,7 +79,7 @@ func New(configs []string, p Params) (*Race, error) {
 	if len(configs) < 2 {
 		return nil, fmt.Errorf("%w: %d configs, a race needs two or more", ErrParams, len(configs))
 	}
-	r := &Race{p: p, names: configs, index: map[string]int{}}
+	r := &Race{p: p, rule: p.rule(), names: configs, index: map[string]int{}}
 	for i, c := range configs {
 		if _, dup := r.index[c]; dup {
 			return nil, fmt.Errorf("%w: config %q twice", ErrParams, c)
@@ -80,9 +87,12 @@ func New(configs []string, p Params) (*Race, error) {
 		r.index[c] = i
 	}
 	k := len(configs)
-	r.drop, r.within = grid(k), grid(k)
+	r.within = grid(k, 0)
+	for _, b := range r.rule.Bets {
+		r.drop = append(r.drop, grid(k, b.Cap))
+		r.logE = append(r.logE, make([]float64, k))
+	}
 	r.sum = make([]float64, k)
-	r.logE = make([]float64, k)
 	r.ds = make([][]float64, k)
 	r.entries = make([]Entry, k)
 	for i, c := range configs {
@@ -92,10 +102,13 @@ func New(configs []string, p Params) (*Race, error) {
 	return r, nil
 }
 
-func grid(k int) [][]Bettor {
+func grid(k int, cap float64) [][]Bettor {
 	g := make([][]Bettor, k)
 	for i := range g {
 		g[i] = make([]Bettor, k)
+		for j := range g[i] {
+			g[i][j].cap = cap
+		}
 	}
 	return g
 }
@@ -128,7 +141,14 @@ func (r *Race) E(config string) float64 {
 	return r.e(i)
 }
 
-func (r *Race) e(i int) float64 { return math.Exp(r.logE[i]) }
+// e is Eᵢ, the mean of its bets' portfolios.
+func (r *Race) e(i int) float64 {
+	s := 0.0
+	for m := range r.logE {
+		s += math.Exp(r.logE[m][i])
+	}
+	return s / float64(len(r.logE))
+}
 
 // Mean returns config's mean d over the rounds it was observed in (NaN
 // before any). Leader and Finalists rank by the median instead, which

@@ -23,6 +23,9 @@ const (
 	// StopBudget: the caller ran out of time (Race.Halt); the best is
 	// among the survivors.
 	StopBudget = sweep.StopBudget
+	// StopStalled: at most twice Finalists survive and Rule.Stall rounds
+	// in a row eliminated nothing; the best is among the survivors.
+	StopStalled = sweep.StopStalled
 )
 
 // Stop is how a race ended; the zero Stop means it goes on.
@@ -70,6 +73,10 @@ func (r *Race) checkStop() {
 	}
 	if r.within0() {
 		r.stop = Stop{Reason: StopWithin, Round: r.round, Leader: r.Leader()}
+		return
+	}
+	if st := r.rule.Stall; st > 0 && r.lastDrop > 0 && r.round-r.lastDrop >= st && len(r.survivorIdx()) <= 2*r.p.Finalists {
+		r.stop = Stop{Reason: StopStalled, Round: r.round, Leader: r.Leader()}
 		return
 	}
 	if r.round >= r.p.MaxRounds {

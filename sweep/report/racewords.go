@@ -31,11 +31,9 @@ func raceWords(s *sweep.RaceSummary) string {
 		fmt.Fprintf(&b, "; stopped with %d left", len(left))
 	case sweep.StopWithin:
 		fmt.Fprintf(&b, "; stopped when the leader %s was within ±%s of every other survivor", s.Leader, units.Share(s.Epsilon))
-	case sweep.StopMaxRounds, sweep.StopBudget:
-		why := "load.max_rounds"
-		if s.Stop == sweep.StopBudget {
-			why = "run.budget"
-		}
+	case sweep.StopMaxRounds, sweep.StopBudget, sweep.StopStalled:
+		why := map[sweep.StopReason]string{sweep.StopMaxRounds: "load.max_rounds", sweep.StopBudget: "run.budget",
+			sweep.StopStalled: "rounds without an elimination"}[s.Stop]
 		slices.Sort(left)
 		fmt.Fprintf(&b, "; %s stopped it: the best is among these %d: %s", why, len(left), strings.Join(left, ", "))
 	default:

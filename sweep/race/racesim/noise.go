@@ -34,6 +34,9 @@ type Noise struct {
 	// noise (−1: none).
 	Noisy       int
 	NoisyFactor float64
+	// HalfCorr is the correlation of the two halves of one window
+	// (Settings.Halves): 0, independent halves.
+	HalfCorr float64
 }
 
 // T3Slow is the main model: paired SD 2.2%, t₃ tails, 2% of
@@ -54,9 +57,39 @@ func OneNoisy(noisy int) Noise {
 	return n
 }
 
+// halves draws the log-cost noise of one window's two halves: each half
+// has half the requests, so its ordinary noise has √2 times a window's
+// SD (correlated HalfCorr between the halves); a slow window's or an
+// outlier's excess falls on one half, doubled, so that the window's mean
+// is as in window.
+func (n Noise) halves(rng *rand.Rand, config int) (float64, float64) {
+	a, b := n.ordinary(rng, config), n.ordinary(rng, config)
+	rho := n.HalfCorr
+	h := [2]float64{math.Sqrt2 * a, math.Sqrt2 * (rho*a + math.Sqrt(1-rho*rho)*b)}
+	if n.SlowP > 0 && rng.Float64() < n.SlowP {
+		h[rng.IntN(2)] += 2 * n.Slow
+	}
+	if n.OutlierP > 0 && rng.Float64() < n.OutlierP {
+		h[rng.IntN(2)] += 2 * n.Outlier * (1 + 2*rng.Float64()) / 3
+	}
+	return h[0], h[1]
+}
+
 // window draws one window's log-cost noise for config (−1 for a slot
 // that is no config of the field: the baseline's own window).
 func (n Noise) window(rng *rand.Rand, config int) float64 {
+	e := n.ordinary(rng, config)
+	if n.SlowP > 0 && rng.Float64() < n.SlowP {
+		e += n.Slow
+	}
+	if n.OutlierP > 0 && rng.Float64() < n.OutlierP {
+		e += n.Outlier * (1 + 2*rng.Float64()) / 3
+	}
+	return e
+}
+
+// ordinary draws a window's noise without its slow or outlier excess.
+func (n Noise) ordinary(rng *rand.Rand, config int) float64 {
 	sd := n.PairSD / math.Sqrt2
 	if config >= 0 && config == n.Noisy {
 		sd *= n.NoisyFactor
@@ -75,12 +108,6 @@ func (n Noise) window(rng *rand.Rand, config int) float64 {
 			chi += z * z
 		}
 		e = scale * rng.NormFloat64() / math.Sqrt(chi/float64(df))
-	}
-	if n.SlowP > 0 && rng.Float64() < n.SlowP {
-		e += n.Slow
-	}
-	if n.OutlierP > 0 && rng.Float64() < n.OutlierP {
-		e += n.Outlier * (1 + 2*rng.Float64()) / 3
 	}
 	return e
 }
