@@ -109,10 +109,17 @@ func cliKeys(t *testing.T) map[string]bool {
 func TestWasmtimeNames(t *testing.T) {
 	methods := rustMethods(t)
 	keys := cliKeys(t)
-	for _, m := range []string{"allocation_strategy", "memory_init_cow"} {
-		if !methods["Config"][m] {
-			t.Errorf("%s: Config has no method %s", rustConfigExcerpt, m)
+	// The calls around the options that sweep/answer writes.
+	for _, m := range []struct{ impl, name string }{
+		{"Config", "new"}, {"Config", "allocation_strategy"}, {"Config", "memory_init_cow"},
+		{"PoolingAllocationConfig", "new"},
+	} {
+		if !methods[m.impl][m.name] {
+			t.Errorf("%s: %s has no method %s", rustConfigExcerpt, m.impl, m.name)
 		}
+	}
+	if rust := strings.Join(excerptLines(t, rustConfigExcerpt), "\n"); !strings.Contains(rust, "pub enum InstanceAllocationStrategy {\n    Pooling(PoolingAllocationConfig),\n}") {
+		t.Errorf("%s: no InstanceAllocationStrategy::Pooling(PoolingAllocationConfig)", rustConfigExcerpt)
 	}
 	if !keys["pooling-allocator"] {
 		t.Errorf("%s: no -O pooling-allocator", cliFlagsExcerpt)
