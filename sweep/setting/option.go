@@ -87,6 +87,10 @@ const (
 	numOptions
 )
 
+// NoCLI is the CLI of a Wasmtime option that the wasmtime CLI has no -O
+// flag for.
+const NoCLI = "none"
+
 // Option describes one setting.
 type Option struct {
 	ID   ID
@@ -97,6 +101,14 @@ type Option struct {
 	Pooling bool
 	// Knob marks a workload knob of the builtin plugin, not a Wasmtime option.
 	Knob bool
+	// Rust is the name of the wasmtime crate's builder method that sets a
+	// Wasmtime option: a method of PoolingAllocationConfig for a pooling
+	// option, of Config for memory_init_cow (Wasmtime 39); "" for a knob.
+	Rust string
+	// CLI is the option's key in the -O group of the wasmtime CLI (`wasmtime
+	// serve -O KEY=VALUE`, Wasmtime 39's crates/cli-flags), or NoCLI when the
+	// CLI has no flag for it; "" for a knob.
+	CLI string
 	// Doc is a one-line description (for a knob, without the "workload: "
 	// that the flag help puts before it).
 	Doc string
@@ -122,50 +134,50 @@ var options = func() [numOptions]Option {
 	// at which Wasmtime aborts (rounding them up to a page overflows).
 	const keepResidentWhy = "beyond any table or stack; values near 2^64 make Wasmtime abort"
 	t := [numOptions]Option{
-		MaxUnusedWarmSlots: {Name: "max_unused_warm_slots", Kind: Count, Pooling: true, Default: "100",
+		MaxUnusedWarmSlots: {Name: "max_unused_warm_slots", Kind: Count, Pooling: true, Rust: "max_unused_warm_slots", CLI: "pooling-max-unused-warm-slots", Default: "100",
 			Doc: "maximum number of unused warm slots kept in the pool (slots that keep their resident pages)"},
-		DecommitBatchSize: {Name: "decommit_batch_size", Kind: Int, Pooling: true, Default: "1", min: 1,
+		DecommitBatchSize: {Name: "decommit_batch_size", Kind: Int, Pooling: true, Rust: "decommit_batch_size", CLI: "pooling-decommit-batch-size", Default: "1", min: 1,
 			Doc: "number of slots whose memory is decommitted together in one batch"},
-		AsyncStackKeepResident: {Name: "async_stack_keep_resident", Kind: Size, Pooling: true, Default: "0", max: 1 << 40, maxWhy: keepResidentWhy,
+		AsyncStackKeepResident: {Name: "async_stack_keep_resident", Kind: Size, Pooling: true, Rust: "async_stack_keep_resident", CLI: "pooling-async-stack-keep-resident", Default: "0", max: 1 << 40, maxWhy: keepResidentWhy,
 			Doc: "bytes of each async stack kept resident (reset in place) after deallocation"},
-		LinearMemoryKeepResident: {Name: "linear_memory_keep_resident", Kind: Size, Pooling: true, Default: "0", max: 4 << 30,
+		LinearMemoryKeepResident: {Name: "linear_memory_keep_resident", Kind: Size, Pooling: true, Rust: "linear_memory_keep_resident", CLI: "pooling-memory-keep-resident", Default: "0", max: 4 << 30,
 			maxWhy: "the largest linear memory; values near 2^64 make Wasmtime abort",
 			Doc:    "bytes of each linear memory kept resident and reset in place after deallocation; the rest is madvise(DONTNEED)-ed"},
-		TableKeepResident: {Name: "table_keep_resident", Kind: Size, Pooling: true, Default: "0", max: 1 << 40, maxWhy: keepResidentWhy,
+		TableKeepResident: {Name: "table_keep_resident", Kind: Size, Pooling: true, Rust: "table_keep_resident", CLI: "pooling-table-keep-resident", Default: "0", max: 1 << 40, maxWhy: keepResidentWhy,
 			Doc: "bytes of each table kept resident and reset in place after deallocation"},
-		TotalComponentInstances: {Name: "total_component_instances", Kind: Count, Pooling: true, Default: "1000", min: 1,
+		TotalComponentInstances: {Name: "total_component_instances", Kind: Count, Pooling: true, Rust: "total_component_instances", CLI: "pooling-total-component-instances", Default: "1000", min: 1,
 			Doc: "maximum number of concurrently live component instances"},
-		MaxComponentInstanceSize: {Name: "max_component_instance_size", Kind: Size, Pooling: true, Default: "1MiB", min: 1,
+		MaxComponentInstanceSize: {Name: "max_component_instance_size", Kind: Size, Pooling: true, Rust: "max_component_instance_size", CLI: "pooling-max-component-instance-size", Default: "1MiB", min: 1,
 			Doc: "maximum bytes of a component instance's VMComponentContext metadata"},
-		MaxCoreInstancesPerComponent: {Name: "max_core_instances_per_component", Kind: Count, Pooling: true, Default: "unlimited", min: 1,
+		MaxCoreInstancesPerComponent: {Name: "max_core_instances_per_component", Kind: Count, Pooling: true, Rust: "max_core_instances_per_component", CLI: "pooling-max-core-instances-per-component", Default: "unlimited", min: 1,
 			Doc: "maximum number of core instances a single component may contain"},
-		MaxMemoriesPerComponent: {Name: "max_memories_per_component", Kind: Count, Pooling: true, Default: "unlimited", min: 1,
+		MaxMemoriesPerComponent: {Name: "max_memories_per_component", Kind: Count, Pooling: true, Rust: "max_memories_per_component", CLI: "pooling-max-memories-per-component", Default: "unlimited", min: 1,
 			Doc: "maximum number of linear memories a single component may transitively contain"},
-		MaxTablesPerComponent: {Name: "max_tables_per_component", Kind: Count, Pooling: true, Default: "unlimited", min: 1,
+		MaxTablesPerComponent: {Name: "max_tables_per_component", Kind: Count, Pooling: true, Rust: "max_tables_per_component", CLI: "pooling-max-tables-per-component", Default: "unlimited", min: 1,
 			Doc: "maximum number of tables a single component may transitively contain"},
-		TotalMemories: {Name: "total_memories", Kind: Count, Pooling: true, Default: "1000", min: 1,
+		TotalMemories: {Name: "total_memories", Kind: Count, Pooling: true, Rust: "total_memories", CLI: "pooling-total-memories", Default: "1000", min: 1,
 			Doc: "maximum number of concurrently live linear memories"},
-		TotalTables: {Name: "total_tables", Kind: Count, Pooling: true, Default: "1000", min: 1,
+		TotalTables: {Name: "total_tables", Kind: Count, Pooling: true, Rust: "total_tables", CLI: "pooling-total-tables", Default: "1000", min: 1,
 			Doc: "maximum number of concurrently live tables"},
-		TotalStacks: {Name: "total_stacks", Kind: Count, Pooling: true, Default: "1000", min: 1,
+		TotalStacks: {Name: "total_stacks", Kind: Count, Pooling: true, Rust: "total_stacks", CLI: "pooling-total-stacks", Default: "1000", min: 1,
 			Doc: "maximum number of execution stacks for async execution"},
-		TotalCoreInstances: {Name: "total_core_instances", Kind: Count, Pooling: true, Default: "1000", min: 1,
+		TotalCoreInstances: {Name: "total_core_instances", Kind: Count, Pooling: true, Rust: "total_core_instances", CLI: "pooling-total-core-instances", Default: "1000", min: 1,
 			Doc: "maximum number of concurrently live core instances"},
-		MaxCoreInstanceSize: {Name: "max_core_instance_size", Kind: Size, Pooling: true, Default: "1MiB", min: 1,
+		MaxCoreInstanceSize: {Name: "max_core_instance_size", Kind: Size, Pooling: true, Rust: "max_core_instance_size", CLI: "pooling-max-core-instance-size", Default: "1MiB", min: 1,
 			Doc: "maximum bytes of a core instance's VMContext metadata"},
-		MaxTablesPerModule: {Name: "max_tables_per_module", Kind: Count, Pooling: true, Default: "1", min: 1,
+		MaxTablesPerModule: {Name: "max_tables_per_module", Kind: Count, Pooling: true, Rust: "max_tables_per_module", CLI: "pooling-max-tables-per-module", Default: "1", min: 1,
 			Doc: "maximum number of tables a core module may define"},
-		TableElements: {Name: "table_elements", Kind: Int, Pooling: true, Default: "20000",
+		TableElements: {Name: "table_elements", Kind: Int, Pooling: true, Rust: "table_elements", CLI: "pooling-table-elements", Default: "20000",
 			Doc: "maximum number of elements of any table a module defines"},
-		MaxMemoriesPerModule: {Name: "max_memories_per_module", Kind: Count, Pooling: true, Default: "1", min: 1,
+		MaxMemoriesPerModule: {Name: "max_memories_per_module", Kind: Count, Pooling: true, Rust: "max_memories_per_module", CLI: "pooling-max-memories-per-module", Default: "1", min: 1,
 			Doc: "maximum number of linear memories a core module may define"},
-		MaxMemorySize: {Name: "max_memory_size", Kind: Size, Pooling: true, Default: "4GiB", min: 64 << 10, max: 4 << 30,
+		MaxMemorySize: {Name: "max_memory_size", Kind: Size, Pooling: true, Rust: "max_memory_size", CLI: "pooling-max-memory-size", Default: "4GiB", min: 64 << 10, max: 4 << 30,
 			maxWhy: "Wasmtime's memory reservation per linear memory; a larger value makes engine creation abort",
 			Doc:    "maximum bytes any linear memory may grow to (one 64KiB wasm page up to 4GiB)"},
-		TotalGCHeaps: {Name: "total_gc_heaps", Kind: Count, Pooling: true, Default: "1000", min: 1,
+		TotalGCHeaps: {Name: "total_gc_heaps", Kind: Count, Pooling: true, Rust: "total_gc_heaps", CLI: "pooling-total-gc-heaps", Default: "1000", min: 1,
 			Doc: "maximum number of concurrently live GC heaps"},
 
-		MemoryInitCOW: {Name: "memory_init_cow", Kind: Bool, Default: "true",
+		MemoryInitCOW: {Name: "memory_init_cow", Kind: Bool, Default: "true", Rust: "memory_init_cow", CLI: "memory-init-cow",
 			Doc: "initialise linear memory copy-on-write from a memory image of the module's data segments"},
 
 		InitialMemory: {Name: "initial_memory", Kind: Size, Knob: true, Default: "1088KiB", min: 64 << 10, max: 4 << 30,
@@ -197,6 +209,21 @@ var byName = func() map[string]ID {
 	}
 	return m
 }()
+
+// CSetter returns the Wasmtime C API function that sets option o,
+// wasmtime_pooling_allocation_config_NAME_set for a pooling option (it
+// takes the wasmtime_pooling_allocation_config_t) and
+// wasmtime_config_NAME_set for memory_init_cow (it takes the
+// wasm_config_t), or "" for a workload knob.
+func (o Option) CSetter() string {
+	switch {
+	case o.Knob:
+		return ""
+	case o.Pooling:
+		return "wasmtime_pooling_allocation_config_" + o.Name + "_set"
+	}
+	return "wasmtime_config_" + o.Name + "_set"
+}
 
 // Options returns every known setting in table order.
 func Options() []Option {

@@ -29,16 +29,27 @@ Any Wasmtime pooling-allocator option (named after Wasmtime's
 option may instead be a [grid] axis, but not both. Defaults are
 Wasmtime 39's. **count** = integer 0..4294967295 (1.. where a zero limit
 makes no sense), **integer** = non-negative 64-bit integer. The exact
-ranges are checked by package ` + "`sweep/setting`" + `.
+ranges are checked by package ` + "`sweep/setting`" + `. **Rust** is the
+method of the wasmtime crate that sets it (of ` + "`PoolingAllocationConfig`" + `,
+or of ` + "`Config`" + ` for ` + "`memory_init_cow`" + `); **wasmtime -O** is its key in
+the wasmtime CLI's ` + "`-O`" + ` options (` + "`wasmtime serve -O KEY=VALUE`" + `, sizes
+as plain integers of bytes, booleans y/n), "none" where the CLI has
+none. The C setter is ` + "`wasmtime_pooling_allocation_config_NAME_set`" + `
+(` + "`wasmtime_config_memory_init_cow_set`" + `). Names are Wasmtime 39's.
 
 `)
 	referenceTable(&b, false)
 	return b.Bytes()
 }
 
-// referenceTable writes the table of the knobs, or of the other options.
+// referenceTable writes the table of the knobs, or of the other options
+// (with their Rust method and CLI key).
 func referenceTable(b *bytes.Buffer, knobs bool) {
-	b.WriteString("| key | type | default | meaning |\n|---|---|---|---|\n")
+	if knobs {
+		b.WriteString("| key | type | default | meaning |\n|---|---|---|---|\n")
+	} else {
+		b.WriteString("| key | type | default | Rust | wasmtime -O | meaning |\n|---|---|---|---|---|---|\n")
+	}
 	for _, o := range options {
 		if o.Knob != knobs {
 			continue
@@ -47,6 +58,20 @@ func referenceTable(b *bytes.Buffer, knobs bool) {
 		if o.Note != "" {
 			meaning += ". " + o.Note
 		}
-		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", o.Name, o.Kind, o.Default, meaning)
+		fmt.Fprintf(b, "%s%s |\n", referenceRow(o), meaning)
 	}
+}
+
+// referenceRow is the start of option o's row in docs/settings.md, up to
+// its meaning.
+func referenceRow(o Option) string {
+	row := fmt.Sprintf("| `%s` | %s | %s | ", o.Name, o.Kind, o.Default)
+	if !o.Knob {
+		cli := "`" + o.CLI + "`"
+		if o.CLI == NoCLI {
+			cli = NoCLI
+		}
+		row += fmt.Sprintf("`%s` | %s | ", o.Rust, cli)
+	}
+	return row
 }

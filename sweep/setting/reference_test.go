@@ -33,9 +33,9 @@ func TestReference(t *testing.T) {
 	workload := strings.Index(text, "## [workload]")
 	settings := strings.Index(text, "## [settings]")
 	for _, o := range Options() {
-		row := "| `" + o.Name + "` | " + o.Kind.String() + " | " + o.Default + " | " + o.Doc
+		row := referenceRow(o) + o.Doc
 		i := strings.Index(text, row)
-		if i < 0 || strings.Count(text, "| `"+o.Name+"` |") != 1 {
+		if i < 0 || strings.Count(text, "\n| `"+o.Name+"` |") != 1 {
 			t.Errorf("no single row %q", row)
 			continue
 		}
