@@ -140,6 +140,10 @@ type Plan struct {
 	Shard       string   `json:"shard,omitempty"`
 	ShardBlocks []int    `json:"shard_blocks,omitempty"`
 	Merged      []string `json:"merged,omitempty"`
+	// Fixed is, for a builtin target, the settings every point shares (the
+	// [workload] knobs and the fixed options); nil for a command target
+	// and in summaries written before it was recorded.
+	Fixed map[string]string `json:"fixed,omitempty"`
 	// MaxRSS and MaxReserved are the memory budgets in bytes
 	// (analysis.max_rss, max_reserved); absent for none.
 	MaxRSS      int64 `json:"max_rss,omitempty"`
@@ -314,6 +318,10 @@ type Recommendation struct {
 	// Reason is the reason in words that summaries written before Keep
 	// carried (schema ≤ 4); this build reads it for them, never writes it.
 	Reason string `json:"reason,omitempty"`
+	// Settings are the recommended config's full settings (Plan.Fixed
+	// and its point's Wasmtime options and workload knobs) for a builtin
+	// target whose plan recorded them; what the answer as code writes.
+	Settings map[string]string `json:"settings,omitempty"`
 	// RSSChangeMiB is the pick's median paired RSS change; absent when
 	// keeping the baseline or without RSS pairs.
 	RSSChangeMiB *float64 `json:"rss_change_mib,omitempty"`

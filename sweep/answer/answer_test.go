@@ -2,7 +2,6 @@ package answer
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"maps"
 	"os"
@@ -271,7 +270,7 @@ func TestBadSettings(t *testing.T) {
 		{"linear_memory_keep_resident": "2MB"},
 	} {
 		want := func() error { _, err := setting.FromMap(m); return err }()
-		if _, err := Files(m); err == nil || !strings.HasPrefix(err.Error(), "answer: ") || errors.Unwrap(err) == nil || errors.Unwrap(err).Error() != want.Error() {
+		if _, err := Files(m); err == nil || err.Error() != "answer: "+want.Error() {
 			t.Errorf("Files(%v) = %v, want answer: %v", m, err, want)
 		}
 	}

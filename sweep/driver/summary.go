@@ -2,6 +2,7 @@ package driver
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"time"
 
@@ -60,6 +61,12 @@ func Head(c *config.Config, env sweep.Environment, sh shard.Spec) sweep.Summary 
 	}
 	if c.Load.Race {
 		s.Plan.Race = racePlan(c)
+	}
+	if c.Target.Kind != sweep.TargetCommand {
+		s.Plan.Fixed = maps.Clone(c.Fixed)
+		if s.Plan.Fixed == nil {
+			s.Plan.Fixed = map[string]string{}
+		}
 	}
 	if !sh.Whole() {
 		s.Plan.Shard = sh.String()

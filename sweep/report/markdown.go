@@ -22,6 +22,7 @@ func Markdown(w io.Writer, s sweep.Summary, charts []string) error {
 	m := &mdWriter{w: bw, s: s, ss: buildSeries(s), lv: levels(s)}
 	m.header()
 	m.recommendation()
+	m.answer()
 	m.race()
 	m.environment()
 	m.plan()

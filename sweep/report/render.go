@@ -2,15 +2,17 @@ package report
 
 import (
 	"bytes"
+	"maps"
 	"path/filepath"
+	"slices"
 
 	"github.com/sweep-dev/sweep/sweep/results"
 	"github.com/sweep-dev/sweep/sweep/rundir"
 )
 
 // Render re-renders every report in dir from dir/summary.json and
-// dir/results.jsonl: the PNG charts, summary.md, results.csv, cells.csv
-// and results.bench. Each file is written with rundir.WriteFile, so an
+// dir/results.jsonl: the PNG charts, summary.md, results.csv, cells.csv,
+// results.bench and the answer as code (AnswerFiles). Each file is written with rundir.WriteFile, so an
 // interrupted Render leaves the previous version of a file, never half of
 // one.
 func Render(dir string) error {
@@ -46,11 +48,14 @@ func Render(dir string) error {
 	if err := Bench(&bench, s, ws); err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		b    []byte
-	}{{rundir.SummaryMD, md.Bytes()}, {rundir.ResultsCSV, csv.Bytes()}, {rundir.CellsCSV, cells.Bytes()}, {rundir.ResultsBench, bench.Bytes()}} {
-		if err := rundir.WriteFile(filepath.Join(dir, f.name), f.b); err != nil {
+	answers, err := AnswerFiles(s)
+	if err != nil {
+		return err
+	}
+	files := map[string][]byte{rundir.SummaryMD: md.Bytes(), rundir.ResultsCSV: csv.Bytes(), rundir.CellsCSV: cells.Bytes(), rundir.ResultsBench: bench.Bytes()}
+	maps.Copy(files, answers)
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err := rundir.WriteFile(filepath.Join(dir, name), files[name]); err != nil {
 			return err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/policy"
 	"github.com/sweep-dev/sweep/sweep/race"
+	"github.com/sweep-dev/sweep/sweep/setting"
 	"github.com/sweep-dev/sweep/sweep/stats"
 )
 
@@ -83,6 +84,9 @@ func analyze(head sweep.Summary, ws, analyzed []sweep.Window, confidence float64
 	s.Complete = len(seen) >= s.Plan.Windows
 	s.Cells, s.Reference = a.Cells, a.Reference
 	s.Cliffs, s.Tradeoffs, s.Recommendation = a.Cliffs, a.Tradeoffs, a.Recommendation
+	if r := s.Recommendation; r != nil && head.Plan.Fixed != nil {
+		r.Settings = settings(head.Plan.Fixed, r.Point)
+	}
 	s.BlockDrift = a.BlockDrift
 	s.Warnings = append(append([]sweep.Warning(nil), head.Warnings...), a.Warnings...)
 	missing := slices.ContainsFunc(head.Warnings, func(w sweep.Warning) bool { return w.Code == sweep.WarnMissingShards })
@@ -97,4 +101,19 @@ func analyze(head sweep.Summary, ws, analyzed []sweep.Window, confidence float64
 			Message: fmt.Sprintf("run incomplete: %d of %d planned windows measured; resume with -resume", len(seen), s.Plan.Windows)}}, s.Warnings...)
 	}
 	return s
+}
+
+// settings are a point's full settings: the plan's fixed ones and the
+// point's, those of them that are Wasmtime options or workload knobs
+// (package setting; an axis such as grid.server_cpus is neither).
+func settings(fixed map[string]string, p sweep.Point) map[string]string {
+	out := map[string]string{}
+	for _, m := range []map[string]string{fixed, p} {
+		for k, v := range m {
+			if _, ok := setting.Lookup(k); ok {
+				out[k] = v
+			}
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"maps"
 	"reflect"
 	"testing"
 
@@ -60,5 +61,17 @@ func TestOptions(t *testing.T) {
 			o.MaxRSS != 1<<20 || o.MaxReserved != 1<<30 {
 			t.Errorf("restarts %q: options %+v", tt.restarts, o)
 		}
+	}
+}
+
+// TestRecommendationSettings: with the plan's fixed settings recorded
+// (a builtin target), the recommendation carries its full settings: the
+// fixed ones and its point's, without an axis that is no setting.
+func TestRecommendationSettings(t *testing.T) {
+	got := settings(map[string]string{"touch": "64KiB", "total_memories": "200"},
+		sweep.Point{"linear_memory_keep_resident": "64KiB", "server_cpus": "0"})
+	want := map[string]string{"touch": "64KiB", "total_memories": "200", "linear_memory_keep_resident": "64KiB"}
+	if !maps.Equal(got, want) {
+		t.Errorf("settings %v, want %v", got, want)
 	}
 }
