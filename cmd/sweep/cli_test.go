@@ -589,6 +589,11 @@ func TestFiveRounds(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stderr, warning) {
 		t.Errorf("dry run: exit %d, stderr lacks %q:\n%s", r.code, warning, r.stderr)
 	}
+	// -q keeps the config's warnings (README: what -q drops).
+	r = sweepCmd(t, "-config", cfg, "-dry-run", "-q")
+	if r.code != 0 || !strings.Contains(r.stderr, "sweep: warning: ") || !strings.Contains(r.stderr, warning) {
+		t.Errorf("dry run -q: exit %d, stderr lacks the warning %q:\n%s", r.code, warning, r.stderr)
+	}
 	dir := filepath.Join(t.TempDir(), "run")
 	r = sweepCmd(t, "-config", cfg, "-out", dir)
 	if r.code != 0 {
