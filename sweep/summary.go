@@ -77,9 +77,18 @@ type Environment struct {
 	AwakeCPUs       string     `json:"awake_cpus,omitempty"`       // CPUs kept awake by spinners (run.keep_awake); "" = none
 	ServerSched     Sched      `json:"server_sched,omitempty"`     // servers' scheduling policy when not "other" (run.server_sched)
 	// PagemapScan says whether the kernel offers the PAGEMAP_SCAN ioctl
-	// (Linux ≥ 6.7), with which Wasmtime ≥ 36 resets only the dirty pages
+	// (Linux ≥ 6.7), with which a Wasmtime configured to use it (≥ 37,
+	// PoolingAllocationConfig::pagemap_scan) resets only the dirty pages
 	// of keep_resident memory; nil when unknown (summaries before it).
 	PagemapScan *bool `json:"pagemap_scan,omitempty"`
+	// EnginePagemapScan says whether the servers' engine uses PAGEMAP_SCAN
+	// when the kernel offers it: false for the builtin host
+	// (wasmhost.PagemapScan: Wasmtime 39's C API has no setter and the
+	// default is off, so a freed slot's lowest keep_resident bytes are
+	// memset); nil for a command target, whose engine sweep cannot see,
+	// and in summaries written before it was recorded (see
+	// Environment.EnginePagemap).
+	EnginePagemapScan *bool `json:"engine_pagemap_scan,omitempty"`
 	// Plugins are the plugins a builtin target served (none for a command
 	// target, and in summaries written before they were recorded).
 	Plugins []Plugin `json:"plugins,omitempty"`

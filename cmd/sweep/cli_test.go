@@ -561,6 +561,9 @@ func TestComponentTwinRun(t *testing.T) {
 	if s.Environment.PagemapScan == nil {
 		t.Errorf("pagemap_scan not recorded")
 	}
+	if e := s.Environment.EnginePagemapScan; e == nil || *e {
+		t.Errorf("engine_pagemap_scan not recorded as false (the builtin host leaves PAGEMAP_SCAN off)")
+	}
 	for _, c := range s.Cells {
 		if c.RPS <= 0 || c.Errors5xx != 0 {
 			t.Errorf("cell %v: rps %v, 5xx %d", c.Point, c.RPS, c.Errors5xx)
@@ -569,6 +572,9 @@ func TestComponentTwinRun(t *testing.T) {
 	md, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
 	if !strings.Contains(string(md), "- Plugin `workload`: sweep:plugin component") {
 		t.Errorf("summary.md names no component plugin:\n%s", md)
+	}
+	if !strings.Contains(string(md), "leaves it off (no C API setter): a freed slot's lowest keep_resident bytes are memset") {
+		t.Errorf("summary.md does not say that Wasmtime leaves PAGEMAP_SCAN off:\n%s", md)
 	}
 }
 
@@ -582,6 +588,11 @@ func TestFiveRounds(t *testing.T) {
 	r := sweepCmd(t, "-config", cfg, "-dry-run")
 	if r.code != 0 || !strings.Contains(r.stderr, warning) {
 		t.Errorf("dry run: exit %d, stderr lacks %q:\n%s", r.code, warning, r.stderr)
+	}
+	// -q keeps the config's warnings (README: what -q drops).
+	r = sweepCmd(t, "-config", cfg, "-dry-run", "-q")
+	if r.code != 0 || !strings.Contains(r.stderr, "sweep: warning: ") || !strings.Contains(r.stderr, warning) {
+		t.Errorf("dry run -q: exit %d, stderr lacks the warning %q:\n%s", r.code, warning, r.stderr)
 	}
 	dir := filepath.Join(t.TempDir(), "run")
 	r = sweepCmd(t, "-config", cfg, "-out", dir)

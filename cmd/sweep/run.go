@@ -35,7 +35,7 @@ func runSweep(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "run directory (default reports/<name>-<UTC timestamp>)")
 	resume := fs.String("resume", "", "continue the interrupted run in `DIR` (uses DIR/config.toml)")
 	dry := fs.Bool("dry-run", false, "print the plan and the estimated wall time, run nothing")
-	quiet := fs.Bool("q", false, "quiet: no progress, only errors and the final line")
+	quiet := fs.Bool("q", false, "quiet: no progress and no log below errors; errors, the config's warnings and the final line still print")
 	verbose := fs.Bool("v", false, "verbose: log server starts and restarts")
 	prof := fs.Bool("profile", false, "profile each cell with perf in one more window after the measured ones (analysis.profile)")
 	shardFlag := fs.String("shard", "", "run only shard `i/n` of the plan's blocks (0 ≤ i < n; i = an engine's 0-based array index); combine the shards with sweep merge")

@@ -10,6 +10,7 @@ import (
 	"github.com/sweep-dev/sweep/sweep/cpuset"
 	"github.com/sweep-dev/sweep/sweep/probe"
 	"github.com/sweep-dev/sweep/sweep/version"
+	"github.com/sweep-dev/sweep/sweep/wasmhost"
 	"golang.org/x/sys/unix"
 )
 
@@ -49,6 +50,10 @@ func Environment(c *config.Config) sweep.Environment {
 	}
 	if ok, err := probe.PagemapScan(); err == nil {
 		e.PagemapScan = &ok
+	}
+	if c.Target.Kind == sweep.TargetBuiltin {
+		on := wasmhost.PagemapScan
+		e.EnginePagemapScan = &on
 	}
 	return e
 }

@@ -12,8 +12,10 @@ import (
 const pagemapScan = 0xC0606610
 
 // PagemapScan reports whether the kernel offers the PAGEMAP_SCAN ioctl,
-// with which Wasmtime (36 and later) resets only the dirty pages of a
-// slot's keep_resident memory: the cost of keep_resident depends on it.
+// with which a Wasmtime configured to use it (37 and later,
+// PoolingAllocationConfig::pagemap_scan) resets only the dirty pages of a
+// slot's keep_resident memory. Wasmtime 39's C API cannot turn it on, so
+// sweep's host memsets those bytes either way (wasmhost.PagemapScan).
 // It asks with a NULL argument: a kernel with the ioctl answers EFAULT
 // (it tried to read the argument), one without answers ENOTTY (no ioctl
 // on pagemap) or EINVAL.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sweep-dev/sweep/sweep"
 	"github.com/sweep-dev/sweep/sweep/units"
 )
 
@@ -83,7 +84,8 @@ func orUnknown(s string) string {
 
 // pluginLines writes the environment's lines about what the servers ran:
 // each plugin (kind, size, what a request takes from the pool, the
-// compile), and whether the kernel offers PAGEMAP_SCAN.
+// compile), and whether the kernel offers PAGEMAP_SCAN and the engine
+// uses it.
 func (m *mdWriter) pluginLines() {
 	e := m.s.Environment
 	for _, p := range e.Plugins {
@@ -104,12 +106,45 @@ func (m *mdWriter) pluginLines() {
 		}
 		m.f("\n")
 	}
-	if e.PagemapScan != nil {
-		if *e.PagemapScan {
-			m.f("- Kernel offers PAGEMAP_SCAN: Wasmtime resets only the dirty pages of keep_resident memory\n")
-		} else {
-			m.f("- Kernel lacks PAGEMAP_SCAN (Linux < 6.7): Wasmtime resets all keep_resident bytes of a slot on every free\n")
+	if line := pagemapLine(e); line != "" {
+		m.f("- %s\n", line)
+	}
+}
+
+// pagemapLine says whether the kernel offers PAGEMAP_SCAN and whether the
+// servers' engine uses it, which decides how a freed slot's keep_resident
+// memory is reset; "" when the run recorded neither.
+func pagemapLine(e sweep.Environment) string {
+	on, known := e.EnginePagemap()
+	if e.PagemapScan == nil && e.EnginePagemapScan == nil {
+		return ""
+	}
+	kernel := "Whether the kernel offers PAGEMAP_SCAN is not recorded"
+	if e.PagemapScan != nil && *e.PagemapScan {
+		kernel = "Kernel offers PAGEMAP_SCAN"
+	} else if e.PagemapScan != nil {
+		kernel = "Kernel lacks PAGEMAP_SCAN (Linux < 6.7)"
+	}
+	wasmtime := "Wasmtime"
+	if n := sweep.WasmtimeMajor(e.WasmtimeVersion); n > 0 {
+		wasmtime = fmt.Sprintf("Wasmtime %d", n)
+	}
+	const memset = "a freed slot's lowest keep_resident bytes are memset"
+	switch {
+	case !known:
+		return kernel + "; whether the servers' engine uses it is not recorded"
+	case on && e.PagemapScan != nil && *e.PagemapScan:
+		return kernel + "; " + wasmtime + " uses it: a freed slot's keep_resident memory is reset only where a request dirtied it"
+	case on:
+		return kernel + "; " + wasmtime + " would use it where offered; without it " + memset
+	case e.Target == sweep.TargetBuiltin:
+		anyway := ""
+		if e.PagemapScan != nil && !*e.PagemapScan {
+			anyway = " anyway"
 		}
+		return kernel + "; " + wasmtime + " leaves it off" + anyway + " (no C API setter): " + memset
+	default:
+		return kernel + "; " + wasmtime + " leaves it off: " + memset
 	}
 }
 

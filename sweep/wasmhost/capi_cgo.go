@@ -1,6 +1,9 @@
 package wasmhost
 
-// This file and pool_cgo.go are the only places in sweep that use cgo and
+// sweep's cgo is in this package only: four Go files import "C" (this
+// one, pool_cgo.go, component_cgo.go and component_export_cgo.go) and
+// they compile one C file, component.c (with component.h and the generated
+// pooling.h). This file and component_cgo.go are sweep's only users of
 // unsafe. They reach the parts of Wasmtime's C API that wasmtime-go v39
 // does not wrap, or wraps too expensively for the per-request path:
 //
@@ -12,7 +15,9 @@ package wasmhost
 //     wasmtime_instance_pre_instantiate), export lookup, raw calls
 //     (wasmtime_func_call_unchecked) and linear memory access. wasmtime-go
 //     allocates finalizer-carrying wrappers for every export lookup and
-//     call (Extern, FuncType), which cost more than instantiation itself.
+//     call (Extern, FuncType), which cost more than instantiation itself;
+//   - the component model (component_cgo.go, component_export_cgo.go and
+//     component.c), which wasmtime-go v39 does not wrap at all.
 //
 // The prototypes are declared here rather than by including Wasmtime's
 // headers; the symbols resolve at link time from the libwasmtime.a that

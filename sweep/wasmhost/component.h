@@ -2,8 +2,10 @@
 // (wasmtime/component/*.h, wasmtime/store.h, wasi.h) that sweep's
 // component host uses, with the layouts of those headers, and the
 // helpers of component.c. The symbols resolve at link time from the
-// libwasmtime.a that wasmtime-go links in; TestComponentValLayout and the
-// _Static_asserts below pin the layouts.
+// libwasmtime.a that wasmtime-go links in. TestComponentHeaderLayout
+// (header_test.go) holds the tags and layouts copied here to Wasmtime's
+// own headers in the wasmtime-go module; the _Static_asserts below pin the
+// two struct sizes at compile time.
 #ifndef SWEEP_COMPONENT_H
 #define SWEEP_COMPONENT_H
 

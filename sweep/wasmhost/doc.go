@@ -121,9 +121,12 @@
 //
 // # Limits
 //
-// Settings reach Wasmtime through its C API (capi_cgo.go, and pool_cgo.go
-// with its generated pooling.h: the only cgo and unsafe in sweep). Wasmtime aborts the process when the engine cannot
-// be created, so New first refuses settings it knows cannot work:
+// Settings reach Wasmtime through its C API (pool_cgo.go with its
+// generated pooling.h). sweep's cgo is all in this package: four Go files
+// import "C" (capi_cgo.go, pool_cgo.go, component_cgo.go,
+// component_export_cgo.go) and compile one C file (component.c); see
+// capi_cgo.go. Wasmtime aborts the process when the engine cannot be
+// created, so New first refuses settings it knows cannot work:
 // max_memory_size above the 4 GiB memory reservation (package setting),
 // and a memory or table pool larger than the free virtual address space
 // (about 4 GiB per total_memories slot, in one contiguous range).

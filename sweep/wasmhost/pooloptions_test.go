@@ -2,6 +2,7 @@ package wasmhost
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -44,19 +45,19 @@ func TestEveryPoolingOptionReachesEngine(t *testing.T) {
 		setting.MaxMemorySize: checkMaxMemorySize,
 		setting.TotalGCHeaps:  checkGCHeaps,
 
-		// Component-model options. Wasmtime checks them only when a component
-		// is compiled (max_component_instance_size, max_*_per_component) or
-		// instantiated (total_component_instances); sweep's host runs core
-		// modules only and has no cgo binding for components (wasmtime-go
-		// v39 has none), so no behaviour of this process depends on them.
-		// What is checked is what can be: that the generated C dispatch has
-		// their setter (applyPooling returns an error for an option without
-		// one) and that Wasmtime builds an engine with them set.
-		setting.TotalComponentInstances:      checkAccepted(setting.TotalComponentInstances, "1"),
-		setting.MaxComponentInstanceSize:     checkAccepted(setting.MaxComponentInstanceSize, "1"),
-		setting.MaxCoreInstancesPerComponent: checkAccepted(setting.MaxCoreInstancesPerComponent, "1"),
-		setting.MaxMemoriesPerComponent:      checkAccepted(setting.MaxMemoriesPerComponent, "1"),
-		setting.MaxTablesPerComponent:        checkAccepted(setting.MaxTablesPerComponent, "1"),
+		// Component-model options, through the host's component C API
+		// (component_cgo.go). Wasmtime checks the per-component limits when
+		// a component is compiled, and total_component_instances when one
+		// is instantiated.
+		setting.TotalComponentInstances: checkComponentInstances,
+		setting.MaxComponentInstanceSize: checkComponentCompile(setting.MaxComponentInstanceSize, "1", componentOf("(memory 1)", 1),
+			"bytes of `VMComponentContext` space which exceeds the configured maximum of 1 bytes"),
+		setting.MaxCoreInstancesPerComponent: checkComponentCompile(setting.MaxCoreInstancesPerComponent, "1", componentOf("", 2),
+			"The component transitively contains 2 core module instances, which exceeds the configured maximum of 1"),
+		setting.MaxMemoriesPerComponent: checkComponentCompile(setting.MaxMemoriesPerComponent, "1", componentOf("(memory 1)", 2),
+			"The component transitively contains 2 Wasm linear memories, which exceeds the configured maximum of 1"),
+		setting.MaxTablesPerComponent: checkComponentCompile(setting.MaxTablesPerComponent, "1", componentOf("(table 1 funcref)", 2),
+			"The component transitively contains 2 tables, which exceeds the configured maximum of 1"),
 	}
 	for _, o := range setting.Options() {
 		if !o.Pooling {
@@ -525,14 +526,87 @@ func TestEngineChild(t *testing.T) {
 	fmt.Println("engine created")
 }
 
-// checkAccepted: Wasmtime builds an engine with the option set through the
-// generated dispatch, and applyPooling finds a setter for it.
-func checkAccepted(id setting.ID, value string) func(t *testing.T) {
+// componentOf is a component that instantiates n times a core module
+// whose body is body.
+func componentOf(body string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "(component (core module $m %s)", body)
+	for range n {
+		b.WriteString(" (core instance (instantiate $m))")
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// checkComponentCompile: compiling the component wat for an engine built
+// through applyPooling succeeds by default and fails with Wasmtime's
+// message want with the option at value.
+func checkComponentCompile(id setting.ID, value, wat, want string) func(t *testing.T) {
 	return func(t *testing.T) {
-		e := poolEngine(t, map[string]string{id.String(): value}, false)
-		if _, err := wrapperPointer(e); err != nil {
+		wasm, err := wasmtime.Wat2Wasm(wat)
+		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s = %s: accepted; no behaviour of a core-module host depends on it", id, value)
+		for _, tt := range []struct {
+			settings map[string]string
+			want     string
+		}{
+			{nil, ""},
+			{map[string]string{id.String(): value}, want},
+		} {
+			c, err := compileComponent(poolEngine(t, tt.settings, false), wasm)
+			if err == nil {
+				deleteComponent(c)
+			}
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("%v: compile failed: %v", tt.settings, err)
+			case tt.want != "" && err == nil:
+				t.Errorf("%v: compile succeeded, want Wasmtime's %q", tt.settings, tt.want)
+			case tt.want != "" && !strings.Contains(err.Error(), tt.want):
+				t.Errorf("%v: error %q, want Wasmtime's %q", tt.settings, firstLine(err.Error()), tt.want)
+			}
+		}
+	}
+}
+
+// checkComponentInstances: with total_component_instances = 1 a second
+// live instance of a component (two requests' stores open at once, as the
+// host opens them) fails with Wasmtime's pool-exhausted error; by default
+// it succeeds.
+func checkComponentInstances(t *testing.T) {
+	for _, limit := range []string{"", "1"} {
+		settings := map[string]string{}
+		if limit != "" {
+			settings["total_component_instances"] = limit
+		}
+		h, err := New(Options{Plugin: "testdata/echo-component.wat", Settings: settingsOf(t, settings), Cache: noCache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errs []error
+		var open []*call
+		for range 2 {
+			c := h.newCall(context.Background())
+			errs = append(errs, c.openComponent(nil))
+			open = append(open, c)
+		}
+		for _, c := range open {
+			c.closeComponent()
+			c.closeStdout()
+			c.release()
+		}
+		h.Close()
+		const wasm = "maximum concurrent limit of 1 for component instances reached"
+		switch {
+		case errs[0] != nil:
+			t.Errorf("total_component_instances %q: first instance: %v", limit, errs[0])
+		case limit == "" && errs[1] != nil:
+			t.Errorf("default: second live instance: %v", errs[1])
+		case limit != "" && errs[1] == nil:
+			t.Errorf("total_component_instances = 1: a second instance was live at once")
+		case limit != "" && !strings.Contains(errs[1].Error(), wasm):
+			t.Errorf("total_component_instances = 1: error %q, want Wasmtime's %q", firstLine(errs[1].Error()), wasm)
+		}
 	}
 }
