@@ -32,14 +32,22 @@ func (c *call) handleHTTP(req *request, body []byte, w http.ResponseWriter) erro
 	e := C.sweep_http_handle(&c.comp.c, r, bp, (*C.size_t)(unsafe.Pointer(&spans[0])), C.size_t((len(spans)-6)/4))
 	runtime.KeepAlive(buf)
 	runtime.KeepAlive(spans)
-	if e != nil {
-		return c.withStderr(takeError(e, nil))
-	}
 	var status C.uint16_t
 	var nh, blen C.size_t
 	var bodyp *C.uint8_t
 	var msg *C.char
-	if p := C.sweep_http_result(r, &status, &nh, &bodyp, &blen, &msg); p != C.SWEEP_HTTP_OK {
+	p := C.sweep_http_result(r, &status, &nh, &bodyp, &blen, &msg)
+	if e != nil {
+		err := takeError(e, nil)
+		if p == C.SWEEP_HTTP_OK || c.timedOut {
+			return c.withStderr(err)
+		}
+		// The guest broke the protocol, was told so, and then failed:
+		// the protocol is the cause.
+		m := "wasi:http: " + C.GoString(msg)
+		return &Error{Reason: HTTPGuest, Msg: m, Detail: m + "; then: " + cleanMessage(err.Error()) + c.stderrNote()}
+	}
+	if p != C.SWEEP_HTTP_OK {
 		m := "wasi:http: " + C.GoString(msg)
 		return &Error{Reason: HTTPGuest, Msg: m, Detail: m + c.stderrNote()}
 	}
