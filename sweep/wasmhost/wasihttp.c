@@ -1548,3 +1548,5 @@ size_t sweep_http_stderr(const sweep_http *r, const uint8_t **p) {
 	*p = r->err;
 	return r->err_len;
 }
+
+int sweep_http_sets(const sweep_http *r) { return r->sets; }

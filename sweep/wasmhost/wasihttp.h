@@ -41,6 +41,8 @@ wasmtime_error_t *sweep_http_handle(sweep_call *, sweep_http *r, const uint8_t *
 // and its message in *msg.
 int sweep_http_result(const sweep_http *, uint16_t *status, size_t *nheaders, const uint8_t **body, size_t *body_len, const char **msg);
 void sweep_http_header(const sweep_http *, size_t i, const uint8_t **name, size_t *name_len, const uint8_t **value, size_t *value_len);
+// sweep_http_sets is how many times the guest called response-outparam.set.
+int sweep_http_sets(const sweep_http *);
 // sweep_http_stderr returns what the guest wrote to stderr (its first 4 KiB).
 size_t sweep_http_stderr(const sweep_http *, const uint8_t **);
 

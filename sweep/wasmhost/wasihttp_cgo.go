@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"runtime"
 	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -39,6 +40,13 @@ func (c *call) handleHTTP(req *request, body []byte, w http.ResponseWriter) erro
 	p := C.sweep_http_result(r, &status, &nh, &bodyp, &blen, &msg)
 	if e != nil {
 		err := takeError(e, nil)
+		if text := cleanMessage(err.Error()); p == C.SWEEP_HTTP_OK && C.sweep_http_sets(r) > 0 && strings.Contains(text, "unknown handle index") {
+			// Wasmtime refuses a handle the guest gave away; after the
+			// outparam was set, that is most likely the outparam again.
+			m := "wasi:http: the guest used a handle it had given away, after response-outparam.set (" +
+				causeLine(text) + "): was the outparam set twice?"
+			return &Error{Reason: HTTPGuest, Msg: m, Detail: m + c.stderrNote()}
+		}
 		if p == C.SWEEP_HTTP_OK || c.timedOut {
 			return c.withStderr(err)
 		}
