@@ -251,3 +251,33 @@ func BenchmarkHTTPBody(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHTTPTwin: the same JS handler (POST /echo?n=32 with a JSON
+// body, as configs/components-http-twin.toml) behind sweep:plugin/handler
+// (plugins/js-handler) and behind wasi:http (plugins/http-handler), in
+// process and serially: cpu-ns/op is the process CPU per request.
+func BenchmarkHTTPTwin(b *testing.B) {
+	body := []byte(`{"user":"sweep","tags":["a","b","c"],"count":3}`)
+	for _, tc := range []struct{ name, plugin string }{{"plugin", jsPlugin}, {"http", httpPlugin}} {
+		b.Run(tc.name, func(b *testing.B) {
+			if _, err := os.Stat(tc.plugin); err != nil {
+				b.Skipf("%s not built", tc.plugin)
+			}
+			h, err := New(Options{Plugin: tc.plugin})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer h.Close()
+			req := &request{method: "POST", path: "/echo?n=32", headers: [][2]string{{"content-type", "application/json"}, {"host", "bench"}}}
+			w := &discardResponse{h: http.Header{}}
+			before := readCost(b)
+			for b.Loop() {
+				clear(w.h)
+				if err := h.invoke(context.Background(), req, body, w); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCost(b, before)
+		})
+	}
+}
