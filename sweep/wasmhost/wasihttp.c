@@ -446,11 +446,12 @@ static wasmtime_error_t *stream_read(wasmtime_context_t *ctx, sweep_val *a, size
 HOSTFN(input_read) { return stream_read(ctx, a, na, out, nout, false); }
 HOSTFN(input_skip) { return stream_read(ctx, a, na, out, nout, true); }
 
+// stream_subscribe implements the subscribe methods; env is the type of
+// self (not a name, so no WANT).
 HOSTFN(stream_subscribe) {
 	uint32_t rep;
-	WANT(1, 1);
-	if (a[0].kind != SWEEP_VAL_RESOURCE)
-		return wasmtime_error_new("subscribe: want a stream");
+	if (na != 1 || nout != 1 || a[0].kind != SWEEP_VAL_RESOURCE)
+		return wasmtime_error_new("subscribe: want (self) -> pollable");
 	wasmtime_error_t *err = arg_res(ctx, a, na, 0, (uint32_t)(uintptr_t)env, &rep);
 	if (err != NULL)
 		return err;

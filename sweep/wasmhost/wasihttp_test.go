@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -279,5 +280,61 @@ func BenchmarkHTTPTwin(b *testing.B) {
 			}
 			reportCost(b, before)
 		})
+	}
+}
+
+// TestHTTPTypes: the fields functions (from-list, get, has, set, append,
+// delete, entries, clone, the request's immutable headers, invalid names
+// and values) and the request body through incoming-body's stream (skip,
+// blocking-read, subscribe, finish, future-trailers), called by hand from
+// misbehave.js and checked against what the host answered.
+func TestHTTPTypes(t *testing.T) {
+	wasm := guest(t, httpMisbehave, "http-plugin", "SWEEP_REQUIRE_HTTP")
+	_, srv, _ := serve(t, Options{Plugin: wasm})
+	req, _ := http.NewRequest("POST", srv.URL+"/fields", strings.NewReader("x"))
+	req.Header.Add("X-Test", "one")
+	req.Header.Add("X-Test", "two")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readAll(t, resp)
+	want := `{"get":["1","3"],"has":[true,false],"entries":["x-b=4","x-b=5"],"cloneIndependent":[false,true],` +
+		`"badName":"invalid-syntax","badValue":"invalid-syntax","requestHeader":["one","two"],"immutable":"immutable",` +
+		`"method":"post","scheme":"HTTP","authority":true}`
+	if resp.StatusCode != 200 || got != want {
+		t.Errorf("/fields: %d\n got %s\nwant %s", resp.StatusCode, got, want)
+	}
+	for _, n := range []int{0, 2, 3, 999, 1000, 100000} {
+		r := do(t, "POST", srv.URL+"/body", strings.Repeat("b", n))
+		skipped := min(n, 3)
+		want := `{"bytes":` + strconv.Itoa(n) + `,"skipped":` + strconv.Itoa(skipped) + `,"trailers":null,"second":"ok"}`
+		if r.status != 200 || r.body != want {
+			t.Errorf("/body with %d bytes: %d\n got %s\nwant %s", n, r.status, r.body, want)
+		}
+	}
+}
+
+// TestHTTPShortBody: a request body shorter than its Content-Length never
+// reaches the guest: 400, and the server keeps serving.
+func TestHTTPShortBody(t *testing.T) {
+	wasm := guest(t, httpPlugin, "http-plugin", "SWEEP_REQUIRE_HTTP")
+	_, srv, _ := serve(t, Options{Plugin: wasm})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.WriteString(conn, "POST /raw HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n12345")
+	_ = conn.(*net.TCPConn).CloseWrite()
+	b, _ := io.ReadAll(conn)
+	conn.Close()
+	if !strings.HasPrefix(string(b), "HTTP/1.1 400") {
+		t.Errorf("short body: %q", b)
+	}
+	if r := do(t, "POST", srv.URL+"/raw", "12345"); r.status != 200 || r.body != "12345" {
+		t.Errorf("after: %d %q", r.status, r.body)
+	}
+	if st := stats(t, srv); st.OK != 1 || st.Errors["other"] != 1 {
+		t.Errorf("stats = %+v", st)
 	}
 }
