@@ -32,5 +32,5 @@ type Plugin struct {
 
 // IsComponent reports whether the plugin is a component.
 func (p Plugin) IsComponent() bool {
-	return p.Kind == "wasi:cli/run component" || p.Kind == "sweep:plugin component"
+	return p.Kind == "wasi:cli/run component" || p.Kind == "sweep:plugin component" || p.Kind == "wasi:http component"
 }

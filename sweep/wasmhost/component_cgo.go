@@ -9,6 +9,7 @@ package wasmhost
 /*
 #include <stdlib.h>
 #include "component.h"
+#include "wasihttp.h"
 */
 import "C"
 
@@ -29,12 +30,22 @@ const (
 	runInterface     = "wasi:cli/run"
 	handlerInterface = "sweep:plugin/handler"
 	hostInterface    = "sweep:plugin/host"
+	httpInterface    = "wasi:http/incoming-handler"
+	httpTypes        = "wasi:http/types@"
 )
 
 // providedImports are the interface prefixes the host's component linker
 // provides: WASI preview 2 (wasmtime_component_linker_add_wasip2) and
 // sweep:plugin/host.
 var providedImports = []string{"wasi:cli/", "wasi:io/", "wasi:clocks/", "wasi:random/", "wasi:filesystem/", "wasi:sockets/", hostInterface + "@"}
+
+// httpImports are the interface prefixes the linker of a wasi:http
+// component provides (wasihttp.c): wasi:http/types and outgoing-handler
+// (which answers every request with an error code), wasi:io, cli stdio,
+// monotonic-clock and filesystem of its own, random, environment, exit,
+// terminal-* and wall-clock of WASI preview 2, and sweep:plugin/host. Not
+// wasi:sockets, whose streams and pollables would be add_wasip2's.
+var httpImports = []string{httpTypes, "wasi:http/outgoing-handler@", "wasi:cli/", "wasi:io/", "wasi:clocks/", "wasi:random/", "wasi:filesystem/", hostInterface + "@"}
 
 // component is a compiled component plugin and how to call it. The
 // component, linker and export index are shared by all requests.
@@ -183,9 +194,20 @@ func (h *Host) loadComponent(name string, wasm []byte) (*component, error) {
 	if comp.exports, err = componentNames(h.engine, comp.c, false); err != nil {
 		return fail(err)
 	}
+	inst, fn := "", ""
+	for _, e := range comp.exports {
+		switch {
+		case versioned(e, handlerInterface):
+			comp.kind, inst, fn = KindHandlerComponent, e, "handle"
+		case versioned(e, httpInterface) && comp.kind != KindHandlerComponent:
+			comp.kind, inst, fn = KindHTTPComponent, e, "handle"
+		case versioned(e, runInterface) && inst == "":
+			comp.kind, inst, fn = KindRunComponent, e, "run"
+		}
+	}
 	var missing []string
 	for _, imp := range comp.imports {
-		if !provided(imp) {
+		if !comp.kind.provides(imp) {
 			missing = append(missing, imp)
 		}
 		if strings.HasPrefix(imp, "wasi:") {
@@ -193,24 +215,14 @@ func (h *Host) loadComponent(name string, wasm []byte) (*component, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return fail(fmt.Errorf("component imports %s, which the built-in host does not provide (it provides WASI preview 2 cli, io, clocks, random, filesystem and sockets, and %s)",
-			strings.Join(missing, ", "), hostInterface))
-	}
-	inst, fn := "", ""
-	for _, e := range comp.exports {
-		switch {
-		case versioned(e, handlerInterface):
-			comp.kind, inst, fn = KindHandlerComponent, e, "handle"
-		case versioned(e, runInterface) && inst == "":
-			comp.kind, inst, fn = KindRunComponent, e, "run"
-		}
+		return fail(missingImports(comp.kind, inst != "", missing))
 	}
 	if inst == "" {
 		exports := "nothing"
 		if len(comp.exports) > 0 {
 			exports = strings.Join(comp.exports, ", ")
 		}
-		return fail(fmt.Errorf("component exports %s; want %s (handle) or %s (run); see plugins/wit/plugin.wit", exports, handlerInterface, runInterface))
+		return fail(fmt.Errorf("component exports %s; want %s (handle) or %s (run), see plugins/wit/plugin.wit, or %s (handle)", exports, handlerInterface, runInterface, httpInterface))
 	}
 	if comp.index, err = exportIndex(comp.c, inst, fn); err != nil {
 		return fail(err)
@@ -222,21 +234,46 @@ func (h *Host) loadComponent(name string, wasm []byte) (*component, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if e := C.sweep_component_linker(ep, C.bool(comp.wasi), C.uintptr_t(h.self), &comp.linker); e != nil {
+	if comp.kind == KindHTTPComponent {
+		if e := C.sweep_http_linker(ep, C.uintptr_t(h.self), &comp.linker); e != nil {
+			return fail(takeError(e, nil))
+		}
+	} else if e := C.sweep_component_linker(ep, C.bool(comp.wasi), C.uintptr_t(h.self), &comp.linker); e != nil {
 		return fail(takeError(e, nil))
 	}
 	comp.argv0 = C.CString(name)
 	return comp, nil
 }
 
-// provided reports whether the host's linker defines import name.
-func provided(name string) bool {
-	for _, p := range providedImports {
+// provides reports whether the linker of a component of kind k defines
+// import name.
+func (k Kind) provides(name string) bool {
+	list := providedImports
+	if k == KindHTTPComponent {
+		list = httpImports
+	}
+	for _, p := range list {
 		if strings.HasPrefix(name, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// missingImports is the one-line refusal of a component whose imports
+// the host does not define; served says whether it exports an interface
+// the host serves.
+func missingImports(k Kind, served bool, missing []string) error {
+	list := strings.Join(missing, ", ")
+	switch {
+	case k == KindHTTPComponent:
+		return fmt.Errorf("component imports %s, which the built-in host's wasi:http does not provide (it provides wasi:http/types and outgoing-handler, WASI preview 2 cli, io, clocks, random and filesystem, and %s; not wasi:sockets)",
+			list, hostInterface)
+	case served && strings.HasPrefix(missing[0], "wasi:http/"):
+		return fmt.Errorf("component imports %s, which the built-in host does not provide to this component: it serves wasi:http only to a component that exports %s", list, httpInterface)
+	}
+	return fmt.Errorf("component imports %s, which the built-in host does not provide (it provides WASI preview 2 cli, io, clocks, random, filesystem and sockets, and %s)",
+		list, hostInterface)
 }
 
 // versioned reports whether name is iface or iface@version.
@@ -282,7 +319,11 @@ func (comp *component) close() {
 
 // componentCall is the C state of one component request; it holds C
 // pointers only, so it may live in Go memory passed to C.
-type componentCall struct{ c C.sweep_call }
+type componentCall struct {
+	c C.sweep_call
+	// http is the request state of a wasi:http component (wasihttp.c).
+	http *C.sweep_http
+}
 
 // openComponent creates the request's store (its data is c.handle, for
 // io-wait and stdout) and instantiates the component.
@@ -297,8 +338,14 @@ func (c *call) openComponent(body []byte) error {
 	if len(body) > 0 {
 		in = (*C.uint8_t)(unsafe.Pointer(&body[0]))
 	}
-	e := C.sweep_call_open(&c.comp.c, ep, comp.linker, comp.c, comp.index, C.uint64_t(h.ticks),
-		C.uintptr_t(c.handle), C.bool(comp.wasi), in, C.size_t(len(body)), comp.argv0)
+	var e *C.wasmtime_error_t
+	if comp.kind == KindHTTPComponent {
+		c.comp.http = C.sweep_http_new()
+		e = C.sweep_http_open(&c.comp.c, c.comp.http, ep, comp.linker, comp.c, comp.index, C.uint64_t(h.ticks), C.uintptr_t(c.handle))
+	} else {
+		e = C.sweep_call_open(&c.comp.c, ep, comp.linker, comp.c, comp.index, C.uint64_t(h.ticks),
+			C.uintptr_t(c.handle), C.bool(comp.wasi), in, C.size_t(len(body)), comp.argv0)
+	}
 	runtime.KeepAlive(h.engine)
 	runtime.KeepAlive(body)
 	if e != nil {
@@ -309,7 +356,13 @@ func (c *call) openComponent(body []byte) error {
 
 // closeComponent deletes the request's store, returning its slots to the
 // pool; the caller then deletes the stdout handle.
-func (c *call) closeComponent() { C.sweep_call_close(&c.comp.c) }
+func (c *call) closeComponent() {
+	C.sweep_call_close(&c.comp.c)
+	if c.comp.http != nil {
+		C.sweep_http_free(c.comp.http)
+		c.comp.http = nil
+	}
+}
 
 // runComponentCommand calls wasi:cli/run's run; the response is stdout,
 // CGI-style as for a preview-1 command.

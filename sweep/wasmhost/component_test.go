@@ -190,8 +190,9 @@ func TestComponentRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ plugin, want string }{
-		{"testdata/http-import-component.wat", "component imports wasi:http/types@0.2.0, which the built-in host does not provide"},
-		{"testdata/other-export-component.wat", "component exports example:thing/api@1.0.0; want sweep:plugin/handler (handle) or wasi:cli/run (run)"},
+		{"testdata/http-import-component.wat", "component imports wasi:http/types@0.2.0, which the built-in host does not provide to this component: it serves wasi:http only to a component that exports wasi:http/incoming-handler"},
+		{"testdata/http-outgoing-component.wat", "component imports wasi:sockets/tcp@0.2.0, wasi:keyvalue/store@0.2.0, which the built-in host's wasi:http does not provide"},
+		{"testdata/other-export-component.wat", "component exports example:thing/api@1.0.0; want sweep:plugin/handler (handle) or wasi:cli/run (run), see plugins/wit/plugin.wit, or wasi:http/incoming-handler (handle)"},
 		{corrupt, "plugin " + corrupt + ": compile: "},
 		{odd, "unknown wasm version/layer 02 00 00 00"},
 	} {

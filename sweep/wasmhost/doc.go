@@ -81,7 +81,7 @@
 // deadline (and a WASI preview-2 context when the component imports WASI
 // or is a command), an instance from the component linker, one call,
 // post-return, and the store's deletion. The linker, the component and
-// the export index are built once. Two shapes are served:
+// the export index are built once. Three shapes are served:
 //
 //	sweep:plugin/handler  handle(method, path, headers, body) -> (status,
 //	                      headers, body), all strings (plugins/wit/plugin.wit):
@@ -92,10 +92,20 @@
 //	                      stdout as for a preview-1 command (through the
 //	                      preview-1 adapter proc_exit(0) is success, any
 //	                      other status arrives as 1)
+//	wasi:http/incoming-handler  handle(request, response-outparam), the
+//	                      standard wasi:http/proxy export (wasihttp.c): the
+//	                      method, path with query, scheme, authority, headers
+//	                      and body stream in; status, headers and body
+//	                      stream out; see plugins/README.md for what of the
+//	                      world the host serves
 //
 // The component linker provides WASI preview 2 (cli, io, clocks, random,
 // filesystem, sockets) and sweep:plugin/host (param, io-wait: the workload
-// knobs). A component that imports anything else (wasi:http, say) or
+// knobs); a wasi:http component's linker also wasi:http/types and
+// outgoing-handler, with wasi:io of its own and no sockets. A protocol
+// breach of a wasi:http guest (no response set, an error code, a body
+// unfinished or not its content-length) is a 500 counted as http_guest.
+// A component that imports anything else (wasi:keyvalue, say) or
 // exports neither interface is refused at load, naming what it imports
 // or exports. Wasmtime checks max_component_instance_size,
 // max_core_instances_per_component, max_memories_per_component and

@@ -30,11 +30,15 @@ const (
 	Timeout
 	// Other: any other failure (bad ABI use, body too large, host panic).
 	Other
+	// HTTPGuest: a wasi:http guest broke the protocol: it never set the
+	// response, set an error code, left its body unfinished or sent a body
+	// other than its content-length says.
+	HTTPGuest
 	numReasons
 )
 
 var reasonNames = [numReasons]string{
-	"pool_core_instances", "pool_memories", "pool_tables", "pool_component_instances", "pool_other", "trap", "timeout", "other",
+	"pool_core_instances", "pool_memories", "pool_tables", "pool_component_instances", "pool_other", "trap", "timeout", "other", "http_guest",
 }
 
 // String returns the reason's stats key, e.g. "pool_memories".

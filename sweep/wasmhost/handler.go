@@ -41,7 +41,7 @@ func (h *Host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req *request
-	if h.comp != nil && h.comp.kind == KindHandlerComponent {
+	if h.comp != nil && (h.comp.kind == KindHandlerComponent || h.comp.kind == KindHTTPComponent) {
 		req = newRequest(r)
 	}
 	if err := h.invoke(r.Context(), req, body, w); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bytecodealliance/wasmtime-go/v39"
 )
@@ -249,14 +250,21 @@ func (h *Host) runComponent(c *call, body []byte, w http.ResponseWriter) error {
 		msg := "a sweep:plugin component takes UTF-8 text: the request's body, path or a header value is not"
 		return &Error{Reason: Other, Msg: msg, Detail: msg, status: http.StatusBadRequest}
 	}
+	if h.comp.kind == KindHTTPComponent && !utf8.ValidString(c.req.path) {
+		msg := "a wasi:http component takes the path as a string: the request's path is not UTF-8"
+		return &Error{Reason: Other, Msg: msg, Detail: msg, status: http.StatusBadRequest}
+	}
 	err := c.openComponent(body)
 	if err == nil {
 		h.stats.enter()
-		if h.comp.kind == KindRunComponent {
+		switch h.comp.kind {
+		case KindRunComponent:
 			if err = c.runComponentCommand(); err == nil {
 				writeCGI(w, c.out)
 			}
-		} else {
+		case KindHTTPComponent:
+			err = c.handleHTTP(c.req, body, w)
+		default:
 			err = c.handleComponent(c.req, body, w)
 		}
 		h.stats.leave()

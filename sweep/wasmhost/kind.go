@@ -17,6 +17,8 @@ const (
 	KindRunComponent
 	// KindHandlerComponent is a component exporting sweep:plugin/handler.
 	KindHandlerComponent
+	// KindHTTPComponent is a component exporting wasi:http/incoming-handler.
+	KindHTTPComponent
 )
 
 // String names the kind as summaries print it.
@@ -30,12 +32,16 @@ func (k Kind) String() string {
 		return "wasi:cli/run component"
 	case KindHandlerComponent:
 		return "sweep:plugin component"
+	case KindHTTPComponent:
+		return "wasi:http component"
 	}
 	return "unknown"
 }
 
 // IsComponent reports whether k is a component.
-func (k Kind) IsComponent() bool { return k == KindRunComponent || k == KindHandlerComponent }
+func (k Kind) IsComponent() bool {
+	return k == KindRunComponent || k == KindHandlerComponent || k == KindHTTPComponent
+}
 
 // The 8-byte headers of the two binary formats: "\0asm", then the version
 // and layer fields (core: version 1, layer 0; component: 0x0d, layer 1).

@@ -11,7 +11,7 @@ type Stats struct {
 	OK uint64 `json:"ok"`
 	// Errors counts failed requests by reason: pool_core_instances,
 	// pool_memories, pool_tables, pool_component_instances, pool_other,
-	// trap, timeout, other.
+	// trap, timeout, other, http_guest (a wasi:http guest broke the protocol).
 	Errors map[string]uint64 `json:"errors"`
 	// LiveInstances is the number of instances alive now: counted from
 	// their instantiation until their store starts closing.
