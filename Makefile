@@ -29,9 +29,9 @@ $(PLUGIN): plugins/hello-wasip1/*.go
 # It builds the component guests first (npm; about 30 s from clean) and
 # requires them: the tests on the real hello and JavaScript components
 # fail rather than skip when they are missing.
-test: components js-plugin
+test: components js-plugin http-plugin
 	$(GO) vet ./...
-	SWEEP_REQUIRE_COMPONENTS=1 SWEEP_REQUIRE_JS=1 $(GO) test -count=1 -p 1 ./...
+	SWEEP_REQUIRE_COMPONENTS=1 SWEEP_REQUIRE_JS=1 SWEEP_REQUIRE_HTTP=1 $(GO) test -count=1 -p 1 ./...
 
 # The commands that need neither Linux nor cgo (report, check, init,
 # version, help) build for macOS and Windows without a C toolchain.

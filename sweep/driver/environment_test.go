@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/sweep-dev/sweep/sweep"
@@ -11,16 +12,29 @@ import (
 // leaves PAGEMAP_SCAN off (engine_pagemap_scan false, beside the kernel's
 // pagemap_scan); a command target records nothing about its engine.
 func TestEnvironmentEnginePagemap(t *testing.T) {
+	command := fmt.Sprintf(`
+name = "command"
+[target]
+kind = "command"
+command = [%q, "-port", "{{port}}", "-burn", "{{burn}}"]
+[grid]
+burn = ["100us", "200us"]
+`, bins.burner)
 	for _, tc := range []struct {
-		path string
+		path string // a config file, or "" for command
 		kind sweep.TargetKind
 	}{
 		{"../../configs/grid.toml", sweep.TargetBuiltin},
-		{"../../configs/command.toml", sweep.TargetCommand},
+		{"", sweep.TargetCommand},
 	} {
-		c, err := config.Load(tc.path)
-		if err != nil {
-			t.Fatal(err)
+		var c *config.Config
+		if tc.path == "" {
+			c = loadConfig(t, t.TempDir(), command)
+		} else {
+			var err error
+			if c, err = config.Load(tc.path); err != nil {
+				t.Fatal(err)
+			}
 		}
 		e := Environment(c)
 		if e.Target != tc.kind {

@@ -104,6 +104,7 @@ func requestURL(c *config.Config, s schedule.Slot, port int, addr string) (strin
 	case c.Target.Kind == sweep.TargetCommand:
 		return c.RequestURL(s.Point, port)
 	}
-	u := url.URL{Scheme: "http", Host: addr, Path: c.Load.Path}
-	return u.String(), nil
+	// load.path may carry a query ("/api?x=1"): it is the request target
+	// as written, not a URL path to escape (which sent "/echo%3Fn=32").
+	return (&url.URL{Scheme: "http", Host: addr}).String() + c.Load.Path, nil
 }
